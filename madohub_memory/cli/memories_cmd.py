@@ -1,0 +1,82 @@
+"""Commands on approved memory: memories, memory edit|delete|pin|unpin|deprecate|show."""
+
+from __future__ import annotations
+
+import argparse
+
+from madohub_memory.cli.output import emit, open_services, positive_id, table
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("memories", parents=[common], help="list approved memories")
+    p.add_argument("--namespace", metavar="NS")
+    p.add_argument("--status", default="active", choices=["active", "deprecated", "archived"])
+    p.set_defaults(handler=_list)
+
+    p = sub.add_parser("memory", help="edit, delete, pin or show one memory")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    a = actions.add_parser("show", parents=[common], help="one memory with its originating turns")
+    a.add_argument("id", type=positive_id)
+    a.set_defaults(handler=_show)
+    a = actions.add_parser("edit", parents=[common], help="change content, kind or namespace")
+    a.add_argument("id", type=positive_id)
+    a.add_argument("--content", metavar="T")
+    a.add_argument("--kind", metavar="K")
+    a.add_argument("--namespace", metavar="NS")
+    a.set_defaults(handler=_edit)
+    a = actions.add_parser("delete", parents=[common], help="delete (undo brings it back)")
+    a.add_argument("id", type=positive_id)
+    a.set_defaults(handler=_delete)
+    a = actions.add_parser("pin", parents=[common], help="pin: always recalled, never evicted")
+    a.add_argument("id", type=positive_id)
+    a.set_defaults(handler=_pin, pinned=True)
+    a = actions.add_parser("unpin", parents=[common], help="remove the pin")
+    a.add_argument("id", type=positive_id)
+    a.set_defaults(handler=_pin, pinned=False)
+    a = actions.add_parser("deprecate", parents=[common], help="keep it, but out of recall")
+    a.add_argument("id", type=positive_id)
+    a.set_defaults(handler=_deprecate)
+
+
+def _list(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        rows = [m.to_dict() for m in svc.memories.list(args.namespace, args.status)]
+    emit(args, rows, table(rows, ["id", "kind", "namespace", "pinned", "hit_count", "weight", "content"]))
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        data = svc.memories.get(args.id).to_dict()
+    text = "\n".join(f"{k}: {v}" for k, v in data.items())
+    emit(args, data, text)
+    return 0
+
+
+def _edit(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        svc.memories.edit(args.id, content=args.content, kind=args.kind, namespace=args.namespace)
+        data = svc.memories.get(args.id).to_dict()
+    emit(args, data, f"memory {args.id} updated")
+    return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        svc.memories.delete(args.id)
+    emit(args, {"memory_id": args.id, "deleted": True}, f"memory {args.id} deleted (undo with `madohub-memory undo`)")
+    return 0
+
+
+def _pin(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        svc.memories.pin(args.id, args.pinned)
+    emit(args, {"memory_id": args.id, "pinned": args.pinned}, f"memory {args.id} {'pinned' if args.pinned else 'unpinned'}")
+    return 0
+
+
+def _deprecate(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        svc.memories.set_status(args.id, "deprecated")
+    emit(args, {"memory_id": args.id, "status": "deprecated"}, f"memory {args.id} deprecated")
+    return 0

@@ -1,0 +1,54 @@
+"""Printing results as JSON or as short human-readable text, and opening services."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from madohub_memory.core.clock import Clock
+from madohub_memory.core.text import first_line
+from madohub_memory.services import Services
+
+
+def open_services(args: argparse.Namespace, clock: Clock | None = None) -> Services:
+    return Services.open(args.db, clock)
+
+
+def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:
+    if args.json or text is None:
+        json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(text.rstrip("\n") + "\n")
+
+
+def table(rows: list[dict[str, Any]], columns: list[str]) -> str:
+    if not rows:
+        return "(none)"
+    cells = [[_cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in cells]
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value) or "-"
+    return first_line(str(value), 70)
+
+
+def positive_id(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a positive number)")
+    return value

@@ -1,0 +1,112 @@
+"""Commands on candidates: add, remember, pending, approve, reject, restore, undo."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict
+from typing import Any
+
+from madohub_memory.cli.output import emit, open_services, positive_id, table
+from madohub_memory.core.vocab import KINDS
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("add", parents=[common], help="type a memory candidate by hand (source manual)")
+    p.add_argument("text", help="the memory, as one standalone statement")
+    p.add_argument("--kind", required=True, metavar="K", help=f"one of {', '.join(KINDS)}")
+    p.add_argument("--namespace", metavar="NS", help="persona:<name> or workspace:<project>")
+    p.set_defaults(handler=_add)
+
+    p = sub.add_parser("remember", parents=[common], help="agent path: propose a candidate (source remember)")
+    p.add_argument("text")
+    p.add_argument("--kind", required=True, metavar="K", help=f"one of {', '.join(KINDS)}")
+    p.add_argument("--namespace", metavar="NS")
+    p.add_argument("--confidence", type=float, default=0.9, metavar="C", help="0 to 1 (default 0.9)")
+    p.add_argument("--turn", metavar="TURN_ID", help="originating turn id")
+    p.set_defaults(handler=_remember)
+
+    p = sub.add_parser("pending", parents=[common], help="list pending candidates")
+    p.add_argument("--kind", metavar="K")
+    p.add_argument("--namespace", metavar="NS")
+    p.set_defaults(handler=_pending)
+
+    p = sub.add_parser("approve", parents=[common], help="approve a candidate, optionally edited")
+    p.add_argument("id", type=positive_id)
+    p.add_argument("--content", metavar="T", help="the edited text that becomes memory")
+    p.add_argument("--kind", metavar="K")
+    p.add_argument("--namespace", metavar="NS")
+    p.set_defaults(handler=_approve)
+
+    p = sub.add_parser("reject", parents=[common], help="reject a candidate")
+    p.add_argument("id", type=positive_id)
+    p.set_defaults(handler=_reject)
+
+    p = sub.add_parser("restore", parents=[common], help="put an archived or rejected candidate back in the queue")
+    p.add_argument("id", type=positive_id)
+    p.set_defaults(handler=_restore)
+
+    p = sub.add_parser("undo", parents=[common], help="undo the last human change (decision or edit)")
+    p.set_defaults(handler=_undo)
+
+
+def _submit_result(args: argparse.Namespace, result: Any) -> None:
+    data = asdict(result)
+    messages = {
+        "new": f"queued candidate {result.candidate_id} for review",
+        "seen_again": f"candidate {result.candidate_id} seen again",
+        "suppressed": f"equivalent to rejected candidate {result.candidate_id}: counted, not re-proposed",
+        "reinforced": f"equivalent to memory {result.memory_id}: reinforced",
+    }
+    emit(args, data, messages[result.outcome])
+
+
+def _add(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        _submit_result(args, svc.review.add_manual(args.text, args.kind, args.namespace))
+    return 0
+
+
+def _remember(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        result = svc.review.remember(args.text, args.kind, args.namespace, args.confidence, args.turn)
+        _submit_result(args, result)
+    return 0
+
+
+def _pending(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        rows = [c.to_dict() for c in svc.review.pending(args.kind, args.namespace)]
+    for row in rows:
+        row.pop("fingerprint", None)
+        row.pop("memory_id", None)
+    emit(args, rows, table(rows, ["id", "kind", "namespace", "source", "confidence", "seen_count", "flags", "content"]))
+    return 0
+
+
+def _approve(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        memory_id = svc.review.approve(args.id, content=args.content, kind=args.kind, namespace=args.namespace)
+    emit(args, {"candidate_id": args.id, "memory_id": memory_id}, f"approved candidate {args.id} as memory {memory_id}")
+    return 0
+
+
+def _reject(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        svc.review.reject(args.id)
+    emit(args, {"candidate_id": args.id, "status": "rejected"}, f"rejected candidate {args.id}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        svc.review.restore(args.id)
+    emit(args, {"candidate_id": args.id, "status": "pending"}, f"candidate {args.id} is pending again")
+    return 0
+
+
+def _undo(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        rows = svc.review.undo()
+    undone = [{"entity": r["entity"], "id": r["entity_id"], "action": r["action"]} for r in rows]
+    emit(args, {"undone": undone}, "undid " + ", ".join(f"{u['action']} {u['entity']} {u['id']}" for u in undone))
+    return 0

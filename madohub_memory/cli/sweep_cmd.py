@@ -1,0 +1,26 @@
+"""``sweep [--now ISO]``: run the archive, auto-approve and decay jobs once."""
+
+from __future__ import annotations
+
+import argparse
+
+from madohub_memory.cli.output import emit, open_services
+from madohub_memory.core.clock import Clock, parse_iso
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("sweep", parents=[common], help="run archive, auto-approve and decay jobs once")
+    p.add_argument("--now", metavar="ISO", help="pretend the current time is ISO (for tests)")
+    p.add_argument("--force", action="store_true", help="run the once-a-day decay scan even if it ran today")
+    p.set_defaults(handler=_sweep)
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    clock = Clock(parse_iso(args.now)) if args.now else Clock()
+    with open_services(args, clock) as svc:
+        report = svc.sweep.run(force=args.force)
+    text = ", ".join(
+        f"{k}: {len(v) if isinstance(v, list) else v}" for k, v in report.items()
+    )
+    emit(args, report, text)
+    return 0

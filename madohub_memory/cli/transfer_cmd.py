@@ -1,0 +1,30 @@
+"""``export FILE`` / ``import FILE``: lossless JSONL round trip."""
+
+from __future__ import annotations
+
+import argparse
+
+from madohub_memory.cli.output import emit, open_services
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("export", parents=[common], help="write everything to a JSONL file")
+    p.add_argument("file")
+    p.set_defaults(handler=_export)
+    p = sub.add_parser("import", parents=[common], help="read a JSONL export (all or nothing)")
+    p.add_argument("file")
+    p.set_defaults(handler=_import)
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        counts = svc.transfer.export(args.file)
+    emit(args, counts, f"exported {sum(counts.values())} rows to {args.file}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    with open_services(args) as svc:
+        counts = svc.transfer.import_file(args.file)
+    emit(args, counts, f"imported {sum(counts.values())} rows from {args.file}")
+    return 0

@@ -1,0 +1,54 @@
+"""Text cleaning, content validation and the dedup fingerprint."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.vocab import MAX_CONTENT_CHARS
+
+# Zero-width characters, bidi embeddings/overrides/isolates, BOM and soft hyphen:
+# invisible in the dashboard but able to hide or reorder text an agent later reads.
+_INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_FINGERPRINT_DROP_RE = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def clean_text(text: str) -> str:
+    """Remove invisible and control characters, normalise newlines, strip the ends."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _INVISIBLE_RE.sub("", text)
+    text = _CONTROL_RE.sub("", text)
+    return text.strip()
+
+
+def validate_content(text: str | None) -> str:
+    """Return cleaned content, or raise when it is empty or longer than the limit."""
+    if text is None:
+        raise ValidationError("Content is empty: write the memory as one standalone statement.")
+    cleaned = clean_text(str(text))
+    if not cleaned:
+        raise ValidationError("Content is empty: write the memory as one standalone statement.")
+    if len(cleaned) > MAX_CONTENT_CHARS:
+        raise ValidationError(
+            f"Content has {len(cleaned):,} characters, more than the limit of {MAX_CONTENT_CHARS:,}."
+        )
+    return cleaned
+
+
+def normalise_for_fingerprint(text: str) -> str:
+    """NFKC, case-folded, with punctuation and whitespace removed (works for CJK too)."""
+    text = unicodedata.normalize("NFKC", clean_text(text)).casefold()
+    return _FINGERPRINT_DROP_RE.sub("", text)
+
+
+def fingerprint(text: str) -> str:
+    """Stable short hash of the normalised text: the fast path of dedup."""
+    return hashlib.sha1(normalise_for_fingerprint(text).encode("utf-8")).hexdigest()[:20]
+
+
+def first_line(text: str, limit: int = 160) -> str:
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= limit else line[: limit - 1] + "…"

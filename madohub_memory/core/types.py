@@ -1,0 +1,78 @@
+"""Domain records passed between layers (plain dataclasses, no behaviour beyond views)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CandidateDraft:
+    """What an extractor, an agent or a person proposes; validated by ``services.review.submit``."""
+
+    content: str
+    kind: str
+    namespace: str | None = None
+    source: str = "manual"
+    confidence: float = 1.0
+    turn_ids: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    """Outcome of submitting a draft.
+
+    ``outcome`` is ``new`` (queued), ``seen_again`` (an equivalent pending candidate was
+    counted), ``suppressed`` (equivalent to a rejected one: counted, not re-proposed) or
+    ``reinforced`` (equivalent to an approved memory, which was reinforced).
+    """
+
+    outcome: str
+    candidate_id: int
+    memory_id: int | None = None
+    auto_approved: bool = False
+
+
+@dataclass
+class Candidate:
+    id: int
+    content: str
+    kind: str
+    namespace: str
+    source: str
+    confidence: float
+    seen_count: int
+    status: str
+    flags: tuple[str, ...]
+    fingerprint: str
+    created_at: str
+    updated_at: str
+    memory_id: int | None = None
+    turn_ids: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["flags"] = list(self.flags)
+        return data
+
+
+@dataclass
+class Memory:
+    id: int
+    candidate_id: int | None
+    content: str
+    kind: str
+    namespace: str
+    pinned: bool
+    weight: float
+    hit_count: int
+    last_hit_at: str | None
+    reinforced_count: int
+    status: str
+    created_at: str
+    updated_at: str
+    turn_ids: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)

@@ -1,0 +1,1 @@
+"""Extractors that turn conversation turns into memory candidates, and the safety flags."""

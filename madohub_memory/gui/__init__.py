@@ -1,0 +1,1 @@
+"""The PySide6 dashboard. The only package that imports Qt."""

@@ -1,0 +1,73 @@
+"""Use cases shared by every front end (GUI, CLI, MCP server, workers).
+
+``Services`` bundles an open :class:`~madohub_memory.store.Store` and the
+:class:`~madohub_memory.core.clock.Clock`; each family of use cases is a small object
+reached as an attribute (``svc.review``, ``svc.memories``...), created on first use so
+that a CLI command pays only for what it touches.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from madohub_memory.core.clock import Clock
+from madohub_memory.store import Store, default_db_path
+
+if TYPE_CHECKING:
+    from madohub_memory.services.memories import MemoryService
+    from madohub_memory.services.review import ReviewService
+    from madohub_memory.services.settings import SettingsService
+    from madohub_memory.services.sweep import SweepService
+    from madohub_memory.services.transfer import TransferService
+
+
+class Services:
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock = clock or Clock()
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None) -> Services:
+        return cls(Store(Path(path) if path else default_db_path()), clock)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Services:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @cached_property
+    def settings(self) -> SettingsService:
+        from madohub_memory.services.settings import SettingsService
+
+        return SettingsService(self)
+
+    @cached_property
+    def review(self) -> ReviewService:
+        from madohub_memory.services.review import ReviewService
+
+        return ReviewService(self)
+
+    @cached_property
+    def memories(self) -> MemoryService:
+        from madohub_memory.services.memories import MemoryService
+
+        return MemoryService(self)
+
+    @cached_property
+    def sweep(self) -> SweepService:
+        from madohub_memory.services.sweep import SweepService
+
+        return SweepService(self)
+
+    @cached_property
+    def transfer(self) -> TransferService:
+        from madohub_memory.services.transfer import TransferService
+
+        return TransferService(self)

@@ -1,0 +1,55 @@
+"""Deciding whether a new candidate is equivalent to something already known.
+
+The fingerprint (normalised text) is the fast path. A semantic matcher (embedding cosine
+within the same namespace and kind) can be plugged in with :func:`set_semantic_matcher`;
+it is consulted only when the fingerprint finds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from madohub_memory.store import candidates as candidate_rows
+from madohub_memory.store import memories as memory_rows
+
+if TYPE_CHECKING:
+    from madohub_memory.services import Services
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """What a new candidate matched: an active memory, or a candidate in some status."""
+
+    memory: dict[str, Any] | None = None
+    candidate: dict[str, Any] | None = None
+
+
+SemanticMatcher = Callable[["Services", str, str, str], Equivalent | None]
+_semantic_matcher: SemanticMatcher | None = None
+
+
+def set_semantic_matcher(matcher: SemanticMatcher | None) -> None:
+    global _semantic_matcher
+    _semantic_matcher = matcher
+
+
+def find_equivalent(
+    svc: Services, content: str, kind: str, namespace: str, fp: str
+) -> Equivalent | None:
+    store = svc.store
+    memory = memory_rows.find_active_by_fingerprint(store, fp, namespace, kind)
+    if memory is not None:
+        return Equivalent(memory=dict(memory))
+    candidate = candidate_rows.find_by_fingerprint(store, fp, namespace, kind)
+    if candidate is not None:
+        if candidate["status"] == "approved" and candidate["memory_id"] is not None:
+            # Approved with an edit: the memory text differs, but it is the same memory.
+            approved = memory_rows.get_row(store, candidate["memory_id"])
+            if approved is not None and approved["status"] == "active":
+                return Equivalent(memory=approved)
+        return Equivalent(candidate=dict(candidate))
+    if _semantic_matcher is not None:
+        return _semantic_matcher(svc, content, kind, namespace)
+    return None

@@ -1,0 +1,316 @@
+"""The candidate lifecycle: submit (with dedup), approve, reject, restore, archive, auto-approve."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from madohub_memory.core.errors import ConflictError, NotFoundError
+from madohub_memory.core.text import fingerprint, validate_content
+from madohub_memory.core.types import Candidate, CandidateDraft, SubmitResult
+from madohub_memory.core.vocab import (
+    validate_actor,
+    validate_confidence,
+    validate_flags,
+    validate_kind,
+    validate_namespace,
+    validate_source,
+)
+from madohub_memory.services.changes import ChangeLog
+from madohub_memory.services.dedup import find_equivalent
+from madohub_memory.store import candidates as candidate_rows
+from madohub_memory.store import memories as memory_rows
+
+if TYPE_CHECKING:
+    from madohub_memory.services import Services
+
+_ACTOR_FOR_SOURCE = {"manual": "human", "remember": "agent", "turn": "agent", "compaction": "agent"}
+
+
+class ReviewService:
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.changes = ChangeLog(svc)
+
+    # -- creating candidates -------------------------------------------------------------
+
+    def add_manual(self, content: str, kind: str, namespace: str | None = None) -> SubmitResult:
+        """A person typed a memory: it enters the queue like any other candidate."""
+        return self.submit(CandidateDraft(content, kind, namespace, source="manual", confidence=1.0))
+
+    def remember(
+        self,
+        content: str,
+        kind: str,
+        namespace: str | None = None,
+        confidence: float = 0.9,
+        turn_id: str | None = None,
+    ) -> SubmitResult:
+        """An agent explicitly asked to remember something (source ``remember``)."""
+        draft = CandidateDraft(
+            content, kind, namespace, source="remember", confidence=confidence,
+            turn_ids=(turn_id,) if turn_id else (),
+        )
+        return self.submit(draft)
+
+    def validate(self, draft: CandidateDraft) -> CandidateDraft:
+        """Check a draft against the closed vocabularies; clean and mask its content."""
+        from madohub_memory.extraction.flags import scan
+
+        content = validate_content(draft.content)
+        masked, found = scan(content)
+        return CandidateDraft(
+            content=validate_content(masked),
+            kind=validate_kind(draft.kind),
+            namespace=validate_namespace(draft.namespace, self.svc.settings.get("persona")),
+            source=validate_source(draft.source),
+            confidence=validate_confidence(draft.confidence),
+            turn_ids=tuple(t for t in draft.turn_ids if t),
+            flags=validate_flags(set(draft.flags) | set(found)),
+        )
+
+    def submit(self, draft: CandidateDraft, actor: str | None = None) -> SubmitResult:
+        """Queue a draft unless an equivalent is already known (DESIGN invariant 3)."""
+        draft = self.validate(draft)
+        actor = validate_actor(actor or _ACTOR_FOR_SOURCE[draft.source])
+        fp = fingerprint(draft.content)
+        now = self.svc.clock.now_iso()
+        store = self.svc.store
+        with self.changes.batch():
+            match = find_equivalent(self.svc, draft.content, draft.kind, draft.namespace, fp)
+            if match is None:
+                values = {
+                    "content": draft.content, "kind": draft.kind, "namespace": draft.namespace,
+                    "source": draft.source, "confidence": draft.confidence, "seen_count": 1,
+                    "status": "pending", "flags": ",".join(draft.flags), "fingerprint": fp,
+                    "created_at": now, "updated_at": now,
+                }
+                candidate_id = candidate_rows.insert(store, values)
+                self._sightings(candidate_id, draft, actor, now)
+                self.changes.record(
+                    "candidate", candidate_id, "create", actor, None,
+                    candidate_rows.get_row(store, candidate_id),
+                )
+                return SubmitResult("new", candidate_id)
+            if match.memory is not None:
+                return self._reinforce(match.memory, draft, actor, now)
+            assert match.candidate is not None
+            return self._seen_again(match.candidate, draft, actor, now)
+
+    def _sightings(self, candidate_id: int, draft: CandidateDraft, actor: str, now: str) -> None:
+        for turn_id in draft.turn_ids or (None,):
+            candidate_rows.add_sighting(
+                self.svc.store,
+                {"candidate_id": candidate_id, "turn_id": turn_id, "source": draft.source,
+                 "confidence": draft.confidence, "actor": actor, "seen_at": now},
+            )
+
+    def _seen_again(
+        self, before: dict[str, Any], draft: CandidateDraft, actor: str, now: str
+    ) -> SubmitResult:
+        store = self.svc.store
+        candidate_id = before["id"]
+        changes: dict[str, Any] = {"seen_count": before["seen_count"] + 1}
+        if before["status"] == "pending":
+            changes["updated_at"] = now
+            changes["confidence"] = max(before["confidence"], draft.confidence)
+            flags = set(f for f in before["flags"].split(",") if f) | set(draft.flags)
+            changes["flags"] = ",".join(validate_flags(flags))
+        candidate_rows.update(store, candidate_id, changes)
+        self._sightings(candidate_id, draft, actor, now)
+        outcome = "seen_again" if before["status"] == "pending" else "suppressed"
+        self.changes.record(
+            "candidate", candidate_id, outcome, actor, before,
+            candidate_rows.get_row(store, candidate_id),
+        )
+        return SubmitResult(outcome, candidate_id, before.get("memory_id"))
+
+    def _reinforce(
+        self, memory: dict[str, Any], draft: CandidateDraft, actor: str, now: str
+    ) -> SubmitResult:
+        store = self.svc.store
+        memory_rows.update(
+            store, memory["id"],
+            {"reinforced_count": memory["reinforced_count"] + 1, "updated_at": now},
+        )
+        self.changes.record(
+            "memory", memory["id"], "reinforce", actor, memory, memory_rows.get_row(store, memory["id"])
+        )
+        candidate_id = memory["candidate_id"]
+        if candidate_id is not None:
+            before = candidate_rows.get_row(store, candidate_id)
+            if before is not None:
+                candidate_rows.update(store, candidate_id, {"seen_count": before["seen_count"] + 1})
+                self._sightings(candidate_id, draft, actor, now)
+        return SubmitResult("reinforced", candidate_id or 0, memory["id"])
+
+    # -- decisions on candidates ---------------------------------------------------------
+
+    def get(self, candidate_id: int) -> Candidate:
+        candidate = candidate_rows.get(self.svc.store, candidate_id)
+        if candidate is None:
+            raise NotFoundError(f"No candidate with id {candidate_id}.")
+        return candidate
+
+    def pending(self, kind: str | None = None, namespace: str | None = None) -> list[Candidate]:
+        kind = validate_kind(kind) if kind else None
+        namespace = validate_namespace(namespace) if namespace else None
+        return candidate_rows.list_by_status(self.svc.store, "pending", kind=kind, namespace=namespace)
+
+    def _require(self, candidate_id: int, *statuses: str) -> dict[str, Any]:
+        row = candidate_rows.get_row(self.svc.store, candidate_id)
+        if row is None:
+            raise NotFoundError(f"No candidate with id {candidate_id}.")
+        if statuses and row["status"] not in statuses:
+            raise ConflictError(
+                f"Candidate {candidate_id} is {row['status']}, not {' or '.join(statuses)}."
+            )
+        return row
+
+    def approve(
+        self,
+        candidate_id: int,
+        *,
+        content: str | None = None,
+        kind: str | None = None,
+        namespace: str | None = None,
+        actor: str = "human",
+    ) -> int:
+        """Promote a pending candidate to memory, with the person's edits; return the memory id.
+
+        The edited text is what becomes memory; the candidate keeps its original text, and
+        history keeps both. If the (edited) text equals an active memory, that memory is
+        reinforced instead of duplicated.
+        """
+        store = self.svc.store
+        with self.changes.batch():
+            before = self._require(candidate_id, "pending")
+            new_content = validate_content(content) if content is not None else before["content"]
+            if content is not None:
+                from madohub_memory.extraction.flags import scan
+
+                new_content = validate_content(scan(new_content)[0])
+            new_kind = validate_kind(kind) if kind else before["kind"]
+            new_ns = (
+                validate_namespace(namespace, self.svc.settings.get("persona"))
+                if namespace else before["namespace"]
+            )
+            now = self.svc.clock.now_iso()
+            fp = fingerprint(new_content)
+            existing = memory_rows.find_active_by_fingerprint(store, fp, new_ns, new_kind)
+            if existing is not None:
+                memory_id = existing["id"]
+                memory_rows.update(
+                    store, memory_id,
+                    {"reinforced_count": existing["reinforced_count"] + 1, "updated_at": now},
+                )
+                self.changes.record(
+                    "memory", memory_id, "reinforce", actor, dict(existing),
+                    memory_rows.get_row(store, memory_id),
+                )
+            else:
+                memory_id = memory_rows.insert(
+                    store,
+                    {"candidate_id": candidate_id, "content": new_content, "kind": new_kind,
+                     "namespace": new_ns, "fingerprint": fp, "created_at": now, "updated_at": now},
+                )
+                self.changes.record(
+                    "memory", memory_id, "create", actor, None, memory_rows.get_row(store, memory_id)
+                )
+            candidate_rows.update(
+                store, candidate_id, {"status": "approved", "memory_id": memory_id, "updated_at": now}
+            )
+            self.changes.record(
+                "candidate", candidate_id, "approve", actor, before,
+                candidate_rows.get_row(store, candidate_id),
+            )
+        return memory_id
+
+    def _set_status(self, candidate_id: int, status: str, action: str, actor: str, *allowed: str) -> None:
+        with self.changes.batch():
+            before = self._require(candidate_id, *allowed)
+            candidate_rows.update(
+                self.svc.store, candidate_id, {"status": status, "updated_at": self.svc.clock.now_iso()}
+            )
+            self.changes.record(
+                "candidate", candidate_id, action, actor, before,
+                candidate_rows.get_row(self.svc.store, candidate_id),
+            )
+
+    def reject(self, candidate_id: int, actor: str = "human") -> None:
+        self._set_status(candidate_id, "rejected", "reject", actor, "pending")
+
+    def restore(self, candidate_id: int, actor: str = "human") -> None:
+        """Put an archived or rejected candidate back in the queue."""
+        self._set_status(candidate_id, "pending", "restore", actor, "archived", "rejected")
+
+    def edit(
+        self,
+        candidate_id: int,
+        *,
+        content: str | None = None,
+        kind: str | None = None,
+        namespace: str | None = None,
+    ) -> None:
+        """Edit a pending candidate without deciding on it yet."""
+        with self.changes.batch():
+            before = self._require(candidate_id, "pending")
+            values: dict[str, Any] = {}
+            if content is not None:
+                from madohub_memory.extraction.flags import scan
+
+                values["content"] = validate_content(scan(validate_content(content))[0])
+                values["fingerprint"] = fingerprint(values["content"])
+            if kind:
+                values["kind"] = validate_kind(kind)
+            if namespace:
+                values["namespace"] = validate_namespace(namespace, self.svc.settings.get("persona"))
+            values["updated_at"] = self.svc.clock.now_iso()
+            candidate_rows.update(self.svc.store, candidate_id, values)
+            self.changes.record(
+                "candidate", candidate_id, "edit", "human", before,
+                candidate_rows.get_row(self.svc.store, candidate_id),
+            )
+
+    def approve_many(self, candidate_ids: list[int]) -> list[int]:
+        """Approve several candidates as one undoable step."""
+        with self.changes.batch():
+            return [self.approve(cid) for cid in candidate_ids]
+
+    def reject_many(self, candidate_ids: list[int]) -> None:
+        with self.changes.batch():
+            for cid in candidate_ids:
+                self.reject(cid)
+
+    def undo(self, actors: tuple[str, ...] = ("human",)) -> list[dict[str, Any]]:
+        return self.changes.undo(actors)
+
+    # -- policies run by the sweep -------------------------------------------------------
+
+    def archive_stale(self) -> list[int]:
+        """Archive pending candidates untouched for ``archive_days``."""
+        days = self.svc.settings.get("archive_days")
+        cutoff = (self.svc.clock.now() - timedelta(days=days))
+        from madohub_memory.core.clock import to_iso
+
+        ids = candidate_rows.stale_pending_ids(self.svc.store, to_iso(cutoff))
+        with self.changes.batch():
+            for cid in ids:
+                self._set_status(cid, "archived", "archive", "auto", "pending")
+        return ids
+
+    def auto_approve(self) -> list[int]:
+        """Apply the opt-in auto-approve policy (DESIGN invariant 4); return approved ids."""
+        settings = self.svc.settings
+        if not settings.get("auto_approve.enabled"):
+            return []
+        ids = candidate_rows.auto_approve_ids(
+            self.svc.store,
+            settings.get("auto_approve.min_seen"),
+            settings.get("auto_approve.min_confidence"),
+            settings.get("auto_approve.excluded_kinds"),
+        )
+        with self.changes.batch():
+            for cid in ids:
+                self.approve(cid, actor="auto")
+        return ids

@@ -1,0 +1,26 @@
+"""One pass of the periodic jobs: archive stale candidates, auto-approve, and decay.
+
+The same pass runs from ``madohub-memory sweep`` (time injectable with ``--now``) and from
+the background workers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from madohub_memory.services import Services
+
+
+class SweepService:
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+
+    def run(self, *, force: bool = False) -> dict[str, Any]:
+        review = self.svc.review
+        report: dict[str, Any] = {
+            "now": self.svc.clock.now_iso(),
+            "archived": review.archive_stale(),
+            "auto_approved": review.auto_approve(),
+        }
+        return report

@@ -1,0 +1,103 @@
+"""Lossless JSONL export and all-or-nothing import.
+
+Line 1 is a header ``{"format": "madohub-memory-export", "version": 1}``; every other line
+is ``{"table": NAME, "row": {...}}``. Importing an export into an empty file and exporting
+again gives the same bytes. An import is one transaction: a broken line aborts it and the
+error names the line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from madohub_memory.core.errors import ImportFileError, UserError
+from madohub_memory.store import transfer as raw
+
+if TYPE_CHECKING:
+    from madohub_memory.services import Services
+
+FORMAT = "madohub-memory-export"
+VERSION = 1
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class TransferService:
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+
+    def export(self, path: str | Path) -> dict[str, int]:
+        store = self.svc.store
+        counts: dict[str, int] = {}
+        target = Path(path)
+        tmp = target.with_name(target.name + ".part")
+        try:
+            with tmp.open("w", encoding="utf-8") as out:
+                out.write(_dump({"format": FORMAT, "version": VERSION}) + "\n")
+                store.execute("BEGIN")  # one consistent snapshot even while others write
+                try:
+                    for table in raw.existing_tables(store):
+                        counts[table] = 0
+                        for row in raw.iter_rows(store, table):
+                            out.write(_dump({"table": table, "row": row}) + "\n")
+                            counts[table] += 1
+                finally:
+                    store.execute("COMMIT")
+            tmp.replace(target)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise UserError(f"Cannot write {target}: {exc.strerror or exc}.") from None
+        return counts
+
+    def import_file(self, path: str | Path) -> dict[str, int]:
+        source = Path(path)
+        try:
+            data = source.read_bytes()
+        except OSError as exc:
+            raise UserError(f"Cannot read {source}: {exc.strerror or exc}.") from None
+        store = self.svc.store
+        tables = set(raw.existing_tables(store))
+        columns = {t: set(raw.columns(store, t)) for t in tables}
+        records: list[tuple[int, str, dict[str, Any]]] = []
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                raise ImportFileError(f"Line {number} of {source} is not valid JSON; nothing was imported.", number) from None
+            if number == 1:
+                if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+                    raise ImportFileError(f"{source} is not a MadoHub Memory export (line 1 has no export header); nothing was imported.", 1)
+                if obj.get("version") != VERSION:
+                    raise ImportFileError(f"{source} is export version {obj.get('version')!r}, this program reads version {VERSION}; nothing was imported.", 1)
+                continue
+            if not isinstance(obj, dict) or not isinstance(obj.get("row"), dict):
+                raise ImportFileError(f"Line {number} of {source} is not a table row; nothing was imported.", number)
+            table = obj.get("table")
+            if table not in tables:
+                raise ImportFileError(f"Line {number} of {source} names an unknown table {table!r}; nothing was imported.", number)
+            unknown = set(obj["row"]) - columns[table]
+            if unknown:
+                raise ImportFileError(f"Line {number} of {source} has an unknown field {sorted(unknown)[0]!r} for {table}; nothing was imported.", number)
+            records.append((number, table, obj["row"]))
+        if not data.strip():
+            raise ImportFileError(f"{source} is empty; nothing was imported.", None)
+        counts: dict[str, int] = {}
+        with store.transaction():
+            for number, table, row in records:
+                try:
+                    raw.insert_row(store, table, row)
+                except raw.IntegrityError as exc:
+                    raise ImportFileError(
+                        f"Line {number} of {source} conflicts with stored data or breaks a rule ({exc}); nothing was imported.",
+                        number,
+                    ) from None
+                except raw.DatabaseError as exc:
+                    raise ImportFileError(f"Line {number} of {source} cannot be stored ({exc}); nothing was imported.", number) from None
+                counts[table] = counts.get(table, 0) + 1
+        return counts

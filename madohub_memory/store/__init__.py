@@ -1,0 +1,9 @@
+"""SQLite persistence: the only package that writes SQL.
+
+One file in WAL mode, shared by the GUI, the workers, the MCP server and the CLI,
+possibly from several processes at once.
+"""
+
+from madohub_memory.store.database import Store, default_db_path
+
+__all__ = ["Store", "default_db_path"]

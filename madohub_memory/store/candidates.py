@@ -1,0 +1,188 @@
+"""Queries on candidates and their sightings."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from madohub_memory.core.types import Candidate
+from madohub_memory.store.database import Store
+
+CANDIDATE_COLUMNS = (
+    "id", "content", "kind", "namespace", "source", "confidence", "seen_count", "status",
+    "flags", "fingerprint", "memory_id", "created_at", "updated_at",
+)
+SIGHTING_COLUMNS = ("id", "candidate_id", "turn_id", "source", "confidence", "actor", "seen_at")
+
+
+def row_to_candidate(row: sqlite3.Row, turn_ids: list[str] | None = None) -> Candidate:
+    return Candidate(
+        id=row["id"], content=row["content"], kind=row["kind"], namespace=row["namespace"],
+        source=row["source"], confidence=row["confidence"], seen_count=row["seen_count"],
+        status=row["status"], flags=tuple(f for f in row["flags"].split(",") if f),
+        fingerprint=row["fingerprint"], created_at=row["created_at"],
+        updated_at=row["updated_at"], memory_id=row["memory_id"], turn_ids=turn_ids or [],
+    )
+
+
+def get_row(store: Store, candidate_id: int) -> dict[str, Any] | None:
+    row = store.query_one("SELECT * FROM candidates WHERE id = ?", (candidate_id,))
+    return dict(row) if row else None
+
+
+def get(store: Store, candidate_id: int) -> Candidate | None:
+    row = store.query_one("SELECT * FROM candidates WHERE id = ?", (candidate_id,))
+    if row is None:
+        return None
+    return row_to_candidate(row, turn_ids(store, candidate_id))
+
+
+def turn_ids(store: Store, candidate_id: int) -> list[str]:
+    rows = store.query(
+        "SELECT DISTINCT turn_id FROM candidate_sightings"
+        " WHERE candidate_id = ? AND turn_id IS NOT NULL ORDER BY id",
+        (candidate_id,),
+    )
+    return [r[0] for r in rows]
+
+
+def find_by_fingerprint(
+    store: Store, fp: str, namespace: str, kind: str
+) -> sqlite3.Row | None:
+    """The candidate with this fingerprint; an approved or rejected one wins over a pending one."""
+    return store.query_one(
+        "SELECT * FROM candidates WHERE fingerprint = ? AND namespace = ? AND kind = ?"
+        " AND status != 'archived'"
+        " ORDER BY CASE status WHEN 'approved' THEN 0 WHEN 'rejected' THEN 1 ELSE 2 END, id"
+        " LIMIT 1",
+        (fp, namespace, kind),
+    )
+
+
+def insert(store: Store, values: dict[str, Any]) -> int:
+    columns = [c for c in CANDIDATE_COLUMNS if c in values]
+    cur = store.execute(
+        f"INSERT INTO candidates ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [values[c] for c in columns],
+    )
+    return int(cur.lastrowid or 0)
+
+
+def update(store: Store, candidate_id: int, values: dict[str, Any]) -> None:
+    if not values:
+        return
+    assignments = ", ".join(f"{c} = ?" for c in values)
+    store.execute(
+        f"UPDATE candidates SET {assignments} WHERE id = ?", [*values.values(), candidate_id]
+    )
+
+
+def upsert_row(store: Store, row: dict[str, Any]) -> None:
+    """Insert or overwrite a row by id (an UPSERT, so ON DELETE CASCADE never fires)."""
+    columns = [c for c in CANDIDATE_COLUMNS if c in row]
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "id")
+    store.execute(
+        f"INSERT INTO candidates ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f" ON CONFLICT(id) DO UPDATE SET {updates}",
+        [row[c] for c in columns],
+    )
+
+
+def delete(store: Store, candidate_id: int) -> None:
+    store.execute("DELETE FROM candidates WHERE id = ?", (candidate_id,))
+
+
+def add_sighting(store: Store, values: dict[str, Any]) -> int:
+    columns = [c for c in SIGHTING_COLUMNS if c in values]
+    cur = store.execute(
+        f"INSERT INTO candidate_sightings ({', '.join(columns)})"
+        f" VALUES ({', '.join('?' * len(columns))})",
+        [values[c] for c in columns],
+    )
+    return int(cur.lastrowid or 0)
+
+
+def list_by_status(
+    store: Store,
+    status: str = "pending",
+    *,
+    kind: str | None = None,
+    namespace: str | None = None,
+    limit: int | None = None,
+) -> list[Candidate]:
+    sql = "SELECT * FROM candidates WHERE status = ?"
+    params: list[Any] = [status]
+    if kind:
+        sql += " AND kind = ?"
+        params.append(kind)
+    if namespace:
+        sql += " AND namespace = ?"
+        params.append(namespace)
+    sql += " ORDER BY id"
+    if limit:
+        sql += " LIMIT ?"
+        params.append(limit)
+    rows = store.query(sql, params)
+    ids = [r["id"] for r in rows]
+    turns = turn_ids_for(store, ids)
+    return [row_to_candidate(r, turns.get(r["id"], [])) for r in rows]
+
+
+def turn_ids_for(store: Store, candidate_ids: list[int]) -> dict[int, list[str]]:
+    result: dict[int, list[str]] = {}
+    for start in range(0, len(candidate_ids), 500):
+        chunk = candidate_ids[start : start + 500]
+        rows = store.query(
+            "SELECT candidate_id, turn_id FROM candidate_sightings WHERE turn_id IS NOT NULL"
+            f" AND candidate_id IN ({', '.join('?' * len(chunk))}) ORDER BY id",
+            chunk,
+        )
+        for cid, tid in rows:
+            ids = result.setdefault(cid, [])
+            if tid not in ids:
+                ids.append(tid)
+    return result
+
+
+def stale_pending_ids(store: Store, cutoff_iso: str) -> list[int]:
+    rows = store.query(
+        "SELECT id FROM candidates WHERE status = 'pending' AND updated_at < ? ORDER BY id",
+        (cutoff_iso,),
+    )
+    return [r[0] for r in rows]
+
+
+def auto_approve_ids(
+    store: Store, min_seen: int, min_confidence: float, excluded_kinds: list[str]
+) -> list[int]:
+    sql = (
+        "SELECT id FROM candidates WHERE status = 'pending' AND flags = ''"
+        " AND seen_count >= ? AND confidence >= ?"
+    )
+    params: list[Any] = [min_seen, min_confidence]
+    if excluded_kinds:
+        sql += f" AND kind NOT IN ({', '.join('?' * len(excluded_kinds))})"
+        params.extend(excluded_kinds)
+    return [r[0] for r in store.query(sql + " ORDER BY id", params)]
+
+
+def count_by_status(store: Store) -> dict[str, int]:
+    rows = store.query("SELECT status, COUNT(*) FROM candidates GROUP BY status")
+    return {r[0]: r[1] for r in rows}
+
+
+def all_rows(store: Store) -> list[dict[str, Any]]:
+    return [dict(r) for r in store.query("SELECT * FROM candidates ORDER BY id")]
+
+
+def all_sightings(store: Store) -> list[dict[str, Any]]:
+    return [dict(r) for r in store.query("SELECT * FROM candidate_sightings ORDER BY id")]
+
+
+def sightings(store: Store, candidate_id: int) -> list[dict[str, Any]]:
+    return [
+        dict(r)
+        for r in store.query(
+            "SELECT * FROM candidate_sightings WHERE candidate_id = ? ORDER BY id", (candidate_id,)
+        )
+    ]

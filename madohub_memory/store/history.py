@@ -1,0 +1,82 @@
+"""The history table: every change to a candidate, memory or setting, for audit and undo."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from madohub_memory.store.database import Store
+
+HISTORY_COLUMNS = (
+    "id", "entity", "entity_id", "action", "actor", "at", "before", "after", "batch", "undone",
+)
+
+
+def record(
+    store: Store,
+    *,
+    entity: str,
+    entity_id: int | str,
+    action: str,
+    actor: str,
+    at: str,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    batch: str,
+) -> int:
+    cur = store.execute(
+        "INSERT INTO history (entity, entity_id, action, actor, at, before, after, batch)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            entity, str(entity_id), action, actor, at,
+            None if before is None else json.dumps(before, ensure_ascii=False, sort_keys=True),
+            None if after is None else json.dumps(after, ensure_ascii=False, sort_keys=True),
+            batch,
+        ),
+    )
+    return int(cur.lastrowid or 0)
+
+
+def last_undoable_batch(store: Store, actors: tuple[str, ...]) -> str | None:
+    row = store.query_one(
+        f"SELECT batch FROM history WHERE undone = 0 AND action != 'undo'"
+        f" AND actor IN ({', '.join('?' * len(actors))}) ORDER BY id DESC LIMIT 1",
+        actors,
+    )
+    return row[0] if row else None
+
+
+def batch_rows(store: Store, batch: str) -> list[dict[str, Any]]:
+    rows = store.query("SELECT * FROM history WHERE batch = ? ORDER BY id", (batch,))
+    return [decode(dict(r)) for r in rows]
+
+
+def mark_undone(store: Store, batch: str) -> None:
+    store.execute("UPDATE history SET undone = 1 WHERE batch = ?", (batch,))
+
+
+def decode(row: dict[str, Any]) -> dict[str, Any]:
+    for key in ("before", "after"):
+        if row.get(key) is not None and isinstance(row[key], str):
+            row[key] = json.loads(row[key])
+    return row
+
+
+def for_entity(store: Store, entity: str, entity_id: int | str) -> list[dict[str, Any]]:
+    rows = store.query(
+        "SELECT * FROM history WHERE entity = ? AND entity_id = ? ORDER BY id",
+        (entity, str(entity_id)),
+    )
+    return [decode(dict(r)) for r in rows]
+
+
+def all_rows(store: Store) -> list[dict[str, Any]]:
+    return [dict(r) for r in store.query("SELECT * FROM history ORDER BY id")]
+
+
+def insert_raw(store: Store, row: dict[str, Any]) -> None:
+    store.execute(
+        f"INSERT INTO history ({', '.join(HISTORY_COLUMNS)})"
+        f" VALUES ({', '.join('?' * len(HISTORY_COLUMNS))})",
+        [row[c] for c in HISTORY_COLUMNS],
+    )

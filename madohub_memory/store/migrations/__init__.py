@@ -1,0 +1,91 @@
+"""Named, transactional schema migrations keyed by schema version.
+
+Each module ``mNNNN_<name>.py`` in this package defines ``VERSION`` (int), ``NAME`` (str)
+and ``apply(conn)``. Versions are applied in order, each in its own transaction together
+with its row in ``schema_migrations``; a failure rolls that migration back and stops.
+Before migrating a file that already holds data, a backup copy
+``<file>.bak-v<old version>`` is written next to it (SQLite's online backup API).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from madohub_memory.store.database import Store
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+def all_migrations() -> list[Migration]:
+    found: list[Migration] = []
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("m"):
+            continue
+        module: ModuleType = importlib.import_module(f"{__name__}.{info.name}")
+        found.append(Migration(module.VERSION, module.NAME, module.apply))
+    found.sort(key=lambda m: m.version)
+    versions = [m.version for m in found]
+    if len(set(versions)) != len(versions):
+        raise RuntimeError(f"Two migrations share a version: {versions}")
+    return found
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
+    return int(row[0])
+
+
+def backup_file(conn: sqlite3.Connection, path: Path, version: int) -> Path:
+    target = path.with_name(f"{path.name}.bak-v{version}")
+    with sqlite3.connect(str(target)) as dest:
+        conn.backup(dest)
+    dest.close()
+    return target
+
+
+def migrate(store: Store) -> list[str]:
+    """Bring the file up to the newest schema; return the names applied."""
+    conn = store.conn
+    version = current_version(conn)
+    pending = [m for m in all_migrations() if m.version > version]
+    if not pending:
+        return []
+    if version > 0 and str(store.path) != ":memory:":
+        backup_file(conn, store.path, version)
+    applied: list[str] = []
+    for migration in pending:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the lock.
+            if current_version(conn) >= migration.version:
+                conn.execute("ROLLBACK")
+                continue
+            migration.apply(conn)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at)"
+                " VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                (migration.version, migration.name),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        applied.append(migration.name)
+    return applied

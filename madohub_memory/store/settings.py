@@ -1,0 +1,36 @@
+"""Key/value settings stored as JSON text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from madohub_memory.store.database import Store
+
+
+def get_raw(store: Store, key: str) -> Any | None:
+    row = store.query_one("SELECT value FROM settings WHERE key = ?", (key,))
+    return json.loads(row[0]) if row else None
+
+
+def set_raw(store: Store, key: str, value: Any, at: str) -> None:
+    store.execute(
+        "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        (key, json.dumps(value, ensure_ascii=False), at),
+    )
+
+
+def delete(store: Store, key: str) -> None:
+    store.execute("DELETE FROM settings WHERE key = ?", (key,))
+
+
+def all_rows(store: Store) -> list[dict[str, Any]]:
+    return [dict(r) for r in store.query("SELECT * FROM settings ORDER BY key")]
+
+
+def insert_raw(store: Store, row: dict[str, Any]) -> None:
+    store.execute(
+        "INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)",
+        (row["key"], row["value"], row["updated_at"]),
+    )

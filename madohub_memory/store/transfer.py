@@ -1,0 +1,61 @@
+"""Raw table access for the lossless JSONL export/import.
+
+Tables are exported in dependency order. Other capabilities that keep user data append
+their table names to ``EXPORT_TABLES`` (derived data such as embeddings or search indexes
+is rebuilt, not exported).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+from madohub_memory.store.database import Store
+
+EXPORT_TABLES: list[str] = [
+    "settings",
+    "conversations",
+    "turns",
+    "candidates",
+    "candidate_sightings",
+    "memories",
+    "history",
+]
+
+
+def existing_tables(store: Store) -> list[str]:
+    names = {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [t for t in EXPORT_TABLES if t in names]
+
+
+def columns(store: Store, table: str) -> list[str]:
+    return [r[1] for r in store.query(f"PRAGMA table_info({table})")]
+
+
+def primary_key(store: Store, table: str) -> list[str]:
+    rows = sorted((r[5], r[1]) for r in store.query(f"PRAGMA table_info({table})") if r[5])
+    return [name for _, name in rows]
+
+
+def iter_rows(store: Store, table: str) -> Iterator[dict[str, Any]]:
+    order = ", ".join(primary_key(store, table)) or "rowid"
+    for row in store.conn.execute(f"SELECT * FROM {table} ORDER BY {order}"):
+        yield dict(row)
+
+
+def count_rows(store: Store, table: str) -> int:
+    return int(store.query_one(f"SELECT COUNT(*) FROM {table}")[0])
+
+
+def insert_row(store: Store, table: str, row: dict[str, Any]) -> None:
+    """Insert one exported row as it was; raises sqlite3 errors on conflicts or bad values."""
+    names = list(row)
+    store.execute(
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+        [row[n] for n in names],
+    )
+
+
+IntegrityError = sqlite3.IntegrityError
+DatabaseError = sqlite3.DatabaseError

@@ -1,0 +1,40 @@
+"""Shared fixtures: a fresh database file per test, a settable clock, the CLI runner."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from madohub_memory.core.clock import Clock  # noqa: E402
+from madohub_memory.services import Services  # noqa: E402
+
+SHARED_EVAL_DEV = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "memory.db"
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock("2026-11-01T09:00:00Z")
+
+
+@pytest.fixture
+def svc(db_path: Path, clock: Clock) -> Iterator[Services]:
+    services = Services.open(db_path, clock)
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def eval_dev() -> Path:
+    if not SHARED_EVAL_DEV.is_dir():
+        pytest.skip(f"evaluation data not found at {SHARED_EVAL_DEV}")
+    return SHARED_EVAL_DEV
