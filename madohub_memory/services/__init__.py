@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.store import Store, default_db_path
@@ -71,3 +71,35 @@ class Services:
         from madohub_memory.services.transfer import TransferService
 
         return TransferService(self)
+
+    # -- families added by later capabilities (each module owned by its capability) --
+
+    @cached_property
+    def ingest(self) -> Any:
+        from madohub_memory.services.ingest import IngestService
+
+        return IngestService(self)
+
+    @cached_property
+    def jobs(self) -> Any:
+        from madohub_memory.services.jobs import JobsService
+
+        return JobsService(self)
+
+    @cached_property
+    def recall(self) -> Any:
+        from madohub_memory.services.recall import RecallService
+
+        return RecallService(self)
+
+    @cached_property
+    def working(self) -> Any:
+        from madohub_memory.services.working import WorkingMemoryService
+
+        return WorkingMemoryService(self)
+
+    @cached_property
+    def decisions(self) -> Any:
+        from madohub_memory.services.decisions import DecisionService
+
+        return DecisionService(self)

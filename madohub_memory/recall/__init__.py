@@ -1,0 +1,1 @@
+"""Searchable memory: embeddings, keyword index, hybrid ranking, decay, working memory."""
