@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from madohub_memory.services.settings import SettingsService
     from madohub_memory.services.sweep import SweepService
     from madohub_memory.services.transfer import TransferService
+    from madohub_memory.services.turns import TurnService
 
 
 class Services:
@@ -71,6 +72,12 @@ class Services:
         from madohub_memory.services.transfer import TransferService
 
         return TransferService(self)
+
+    @cached_property
+    def turns(self) -> TurnService:
+        from madohub_memory.services.turns import TurnService
+
+        return TurnService(self)
 
     # -- families added by later capabilities (each module owned by its capability) --
 
