@@ -142,6 +142,10 @@ class ReviewService:
             if before is not None:
                 candidate_rows.update(store, candidate_id, {"seen_count": before["seen_count"] + 1})
                 self._sightings(candidate_id, draft, actor, now)
+                self.changes.record(
+                    "candidate", candidate_id, "reinforce", actor, before,
+                    candidate_rows.get_row(store, candidate_id),
+                )
         return SubmitResult("reinforced", candidate_id or 0, memory["id"])
 
     # -- decisions on candidates ---------------------------------------------------------
