@@ -73,6 +73,12 @@ def _text(value: Any) -> str:
     return str(value).strip()
 
 
+def _path_list(value: Any) -> list[str]:
+    """Folder paths, as a list or one comma/newline-separated string (empty = the default)."""
+    items = value if isinstance(value, list) else str(value).replace("\n", ",").split(",")
+    return [str(p).strip() for p in items if str(p).strip()]
+
+
 def _choice(*choices: str) -> Callable[[Any], str]:
     def parse(value: Any) -> str:
         text = str(value).strip()
@@ -107,7 +113,32 @@ SETTINGS: dict[str, Setting] = {
         Setting("extraction.llm.model", "qwen2.5:7b", _text, "Model name for the LLM extractor."),
         Setting("extraction.llm.api_key_env", "OPENAI_API_KEY", _text, "Environment variable with the API key."),
         Setting("embedding.model", "use-multilingual", _text, "Embedding model for recall and dedup."),
+        Setting("dedup.semantic", True, _bool, "Also treat near-paraphrases (embedding cosine) as duplicates."),
+        Setting("dedup.threshold", 0.86, _float_range(0.5, 1.0), "Cosine at or above which two texts are equivalent."),
+        Setting("recall.k", 10, _int_range(1, 100), "Memories returned by a recall."),
+        Setting("recall.vector_k", 50, _int_range(1, 1000), "Vector-similarity candidates per recall."),
+        Setting("recall.keyword_k", 50, _int_range(1, 1000), "Keyword (BM25) candidates per recall."),
+        Setting("recall.recent_n", 5, _int_range(0, 100), "Most recently used memories added as candidates."),
+        Setting("recall.vector_share", 0.6, _float_range(0.0, 1.0), "Share of vector similarity in the fused score."),
+        Setting("recall.budget_tokens", 800, _int_range(50, 100000), "Token budget of a rendered recall."),
+        Setting("decay.idle_days", 14, _int_range(1, 3650), "Days without a hit before weight drops."),
+        Setting("decay.idle_weight", 0.5, _float_range(0.0, 1.0), "Weight of an idle memory."),
+        Setting("decay.archive_days", 90, _int_range(1, 36500), "Archive memories never hit after this many days."),
+        Setting("decay.transient_kinds", ["event"], _kinds, "Kinds that decay fast and expire (comma-separated)."),
+        Setting("decay.ttl_days", 28, _int_range(1, 3650), "Days before a transient memory is evicted."),
+        Setting("decay.max_active", 0, _int_range(0, 10_000_000), "Evict lowest-weight memories above this (0 = no cap)."),
+        Setting("workers.watch_paths", [], _path_list,
+                "Transcript folders the worker watches (empty = ~/.claude/projects when it exists)."),
+        Setting("workers.watch_enabled", True, _bool, "Watch transcript folders for new or appended lines."),
+        Setting("workers.drain_interval", 30, _int_range(5, 86400), "Seconds between extraction passes."),
+        Setting("workers.watch_interval", 60, _int_range(5, 86400), "Seconds between folder scans."),
+        Setting("workers.sweep_interval", 3600, _int_range(60, 604800), "Seconds between archive/auto-approve sweeps."),
         Setting("ui.language", "system", _choice("system", "en", "zh_CN"), "Dashboard language."),
+        Setting("decisions.min_observations", 5, _int_range(1, 1000), "Decisions: personalise from N choices."),
+        Setting("decisions.strong_observations", 20, _int_range(2, 100000), "Decisions: above M, test significance."),
+        Setting("decisions.auto_resolve_p", 0.9, _float_range(0.5, 1.0), "Decisions: decide without asking at p >= this."),
+        Setting("decisions.ask_band", 0.15, _float_range(0.0, 0.5), "Decisions: ask when |p - 0.5| <= this."),
+        Setting("decisions.transient_ttl_days", 28, _int_range(1, 3650), "Decisions: transient choices expire."),
     ]
 }
 

@@ -1,35 +1,102 @@
-"""Application start-up: database choice, demo data, screenshot mode."""
+"""Application start-up: database choice, demo copy, language, screenshot mode."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
+
+from madohub_memory.core.errors import UserError
+
+
+def database_path(args: argparse.Namespace) -> Path:
+    """The file to open: a fresh demo copy with ``--demo`` (never the real database)."""
+    if getattr(args, "demo", False):
+        from madohub_memory.services.demo import create_demo_db
+
+        return create_demo_db()
+    from madohub_memory.store import default_db_path
+
+    return Path(args.db) if args.db else default_db_path()
+
+
+def create_app(lang: str | None = None):
+    """The QApplication with style sheet and translator installed."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from madohub_memory.gui.i18n import icon, install_language, resolve_language, stylesheet
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("MadoHub Memory")
+    app.setOrganizationName("MadoHub")
+    app.setDesktopFileName("io.madohub.Memory")
+    app.setStyle("Fusion")
+    app.setStyleSheet(stylesheet())
+    app.setWindowIcon(icon("app"))
+    chosen = lang or QSettings("MadoHub", "MadoHub Memory").value("ui/language", "system")
+    install_language(resolve_language(str(chosen)))
+    return app
+
+
+def wait_until(app, predicate, timeout: float = 20.0, step: float = 0.01) -> bool:
+    """Run the event loop until ``predicate()`` holds (screenshot mode, benchmarks)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        app.processEvents()
+        if predicate():
+            return True
+        time.sleep(step)
+    return False
+
+
+def _quiet_offscreen_noise() -> None:
+    """The offscreen platform warns about window size hints it cannot honour; drop that."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_mode, _context, message: str) -> None:
+        if "propagateSizeHints" not in message:
+            sys.stderr.write(message + "\n")
+
+    qInstallMessageHandler(handler)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.screenshot:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    path = database_path(args)
+    _quiet_offscreen_noise()
+    app = create_app(args.lang)
 
-    from madohub_memory.services import Services
+    from madohub_memory.gui.main_window import MainWindow
+    from madohub_memory.gui.worker import DbWorker
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    db_path = Path(args.db) if args.db else None
-    svc = Services.open(db_path)
-    window = QMainWindow()
-    window.setWindowTitle("MadoHub Memory")
-    counts = len(svc.review.pending())
-    window.setCentralWidget(QLabel(f"{counts} pending candidates"))
-    window.resize(1100, 700)
-    if args.screenshot:
+    worker = DbWorker(path)
+    window = MainWindow(worker, restore=not args.screenshot, language_fixed=bool(args.lang))
+    try:
+        if args.tab:
+            window.select_tab(args.tab)
+        if args.screenshot:
+            window.resize(1280, 800)
+            window.show()
+            if not wait_until(app, lambda: window.ready or worker.open_error is not None):
+                raise UserError("The dashboard did not finish loading within 20 seconds; no screenshot taken.")
+            if worker.open_error is not None:
+                raise UserError(worker.open_error)
+            for _ in range(5):
+                app.processEvents()
+                time.sleep(0.02)
+            target = Path(args.screenshot)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not window.grab().save(str(target)):
+                raise UserError(f"Cannot write the screenshot {target}.")
+            print(str(target))
+            return 0
+        worker.start_polling()
         window.show()
-        app.processEvents()
-        window.grab().save(args.screenshot)
-        svc.close()
-        return 0
-    window.show()
-    code = app.exec()
-    svc.close()
-    return int(code)
+        return int(app.exec())
+    finally:
+        window.close()
+        worker.stop()

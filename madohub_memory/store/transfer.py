@@ -21,6 +21,10 @@ EXPORT_TABLES: list[str] = [
     "candidate_sightings",
     "memories",
     "history",
+    "working_memory",
+    "working_items",
+    "decisions",
+    "decision_proposals",
 ]
 
 

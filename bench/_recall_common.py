@@ -1,0 +1,85 @@
+"""Shared helpers of the recall benches: bulk loading approved memories, timing, RSS.
+
+Benchmarks load thousands of memories; going through review one by one would measure
+the review path, not recall. This writes the same rows approval writes (candidate with
+its sightings, then the memory), in one big transaction, through the store modules.
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from madohub_memory.core.text import fingerprint
+from madohub_memory.services import Services
+from madohub_memory.store import candidates as candidate_rows
+from madohub_memory.store import memories as memory_rows
+
+EVAL_DEV = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+
+
+def load_approved(svc: Services, items: Iterable[dict[str, Any]]) -> list[int]:
+    """Insert approved memories: each item has content, kind, namespace, optional turn_ids."""
+    store = svc.store
+    now = svc.clock.now_iso()
+    ids: list[int] = []
+    with store.transaction():
+        for item in items:
+            content = item["content"][:10_000]
+            fp = fingerprint(content)
+            at = item.get("created_at", now)
+            cid = candidate_rows.insert(store, {
+                "content": content, "kind": item["kind"], "namespace": item["namespace"],
+                "source": "manual", "confidence": 1.0, "seen_count": 1, "status": "approved",
+                "flags": "", "fingerprint": fp, "created_at": at, "updated_at": at,
+            })
+            for turn in item.get("turn_ids") or [None]:
+                candidate_rows.add_sighting(store, {
+                    "candidate_id": cid, "turn_id": turn, "source": "manual", "confidence": 1.0,
+                    "actor": "human", "seen_at": at,
+                })
+            mid = memory_rows.insert(store, {
+                "candidate_id": cid, "content": content, "kind": item["kind"],
+                "namespace": item["namespace"], "fingerprint": fp, "created_at": at, "updated_at": at,
+            })
+            candidate_rows.update(store, cid, {"memory_id": mid})
+            ids.append(mid)
+    return ids
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    pos = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[pos]
+
+
+def summary_ms(seconds: list[float]) -> dict[str, float]:
+    ms = [s * 1000 for s in seconds]
+    return {
+        "p50_ms": round(statistics.median(ms), 2),
+        "p95_ms": round(percentile(ms, 0.95), 2),
+        "mean_ms": round(statistics.fmean(ms), 2),
+    }
+
+
+def rss_mb() -> float:
+    """Current resident set size (from /proc), in MB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

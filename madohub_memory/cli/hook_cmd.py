@@ -1,0 +1,141 @@
+"""``hook``: the Claude Code hook entry point (event JSON on stdin).
+
+``Stop`` imports the new lines of ``transcript_path`` (the last exchange) and has them
+extracted; ``PreCompact`` sends everything not yet extracted through the compaction pass
+before the agent summarises it away; ``SessionStart`` prints recall context for the
+workspace (when recall exists). It never blocks the agent: any error is written to ``hook.log`` next to the
+database and the exit status is 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from madohub_memory.store import default_db_path
+
+MAX_EVENT_BYTES = 1_000_000
+LOG_MAX_BYTES = 1_000_000
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("hook", parents=[common], help="Claude Code hook entry (event JSON on stdin); always exits 0")
+    p.set_defaults(handler=_hook)
+
+
+def log_path(db: str | None) -> Path:
+    env = os.environ.get("MADOHUB_HOOK_LOG")
+    if env:
+        return Path(env).expanduser()
+    return Path(db).expanduser().parent / "hook.log" if db else default_db_path().parent / "hook.log"
+
+
+def _log(db: str | None, message: str) -> None:
+    try:
+        path = log_path(db)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > LOG_MAX_BYTES:
+            path.replace(path.with_name(path.name + ".1"))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(f"{stamp} {message.rstrip()}\n")
+    except OSError:
+        pass
+
+
+def _read_event() -> dict[str, Any]:
+    raw = sys.stdin.buffer.read(MAX_EVENT_BYTES + 1)
+    if len(raw) > MAX_EVENT_BYTES:
+        raise ValueError("hook event is larger than 1 MB")
+    event = json.loads(raw.decode("utf-8"))
+    if not isinstance(event, dict):
+        raise ValueError("hook event is not a JSON object")
+    return event
+
+
+def _transcript(event: dict[str, Any]) -> str:
+    path = event.get("transcript_path")
+    if not isinstance(path, str) or not os.path.isfile(os.path.expanduser(path)):
+        raise ValueError(f"transcript_path {path!r} is not a file")
+    return os.path.expanduser(path)
+
+
+def handle_event(event: dict[str, Any], db: str | None) -> str | None:
+    """Run one hook event; returns text to print (SessionStart context) or None.
+
+    ``Stop`` and ``PreCompact`` only import the new lines (fast) and mark what the pass
+    must cover; the extraction itself runs in a detached ``worker --once --job drain``
+    process, so the agent never waits for the extractor or the embedding model. Set
+    ``MADOHUB_HOOK_INLINE=1`` to extract inside the hook instead.
+    """
+    from madohub_memory.services import Services
+
+    name = event.get("hook_event_name")
+    if name not in ("Stop", "SubagentStop", "PreCompact", "SessionStart"):
+        return None
+    inline = os.environ.get("MADOHUB_HOOK_INLINE", "") not in ("", "0")
+    with Services.open(db) as svc:
+        if name == "SessionStart":
+            return _recall(svc, event)
+        transcript = _transcript(event)
+        summary = svc.ingest.ingest_paths([transcript], format="claude-code", extract=False)
+        if name == "PreCompact":
+            ids = [svc.ingest.conversation_for_file(f["path"]) for f in summary["files"]]
+            for conversation_id in filter(None, ids):
+                svc.ingest.mark_for_compaction(conversation_id)
+        counts = svc.ingest.drain() if inline else None
+        pending = svc.ingest.pending().get("pending", 0)
+    if not inline and pending:
+        _spawn_drain(db)
+    _log(db, f"{name}: turns {summary['turns']}, pending {pending}" + (f", extracted {counts}" if counts else ""))
+    return None
+
+
+def _spawn_drain(db: str | None) -> None:
+    """Start ``worker --once --job drain`` detached from the agent's process group."""
+    command = [sys.executable, "-m", "madohub_memory", "worker", "--once", "--job", "drain"]
+    if db:
+        command += ["--db", db]
+    subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True, close_fds=True,
+    )
+
+
+def _recall(svc: Any, event: dict[str, Any]) -> str | None:
+    if importlib.util.find_spec("madohub_memory.services.recall") is None:
+        return None
+    cwd = event.get("cwd")
+    if not isinstance(cwd, str) or not cwd.strip("/ "):
+        return None
+    project = os.path.basename(cwd.rstrip("/")).strip()
+    hits = svc.recall.search(project, namespace=f"workspace:{project}", k=8, source="hook")
+    if not hits:
+        return None
+    text = svc.recall.render(hits)
+    return text if isinstance(text, str) and text.strip() else None
+
+
+def _hook(args: argparse.Namespace) -> int:
+    try:
+        event = _read_event()
+        output = handle_event(event, args.db)
+        if output:
+            sys.stdout.write(output.rstrip("\n") + "\n")
+            sys.stdout.flush()
+    except BaseException as exc:  # never block or fail the agent
+        if isinstance(exc, (SystemExit, KeyboardInterrupt)):
+            return 0
+        from madohub_memory.core.errors import UserError
+
+        detail = "" if isinstance(exc, (ValueError, UserError)) else "\n" + traceback.format_exc(limit=5)
+        _log(args.db, f"error: {type(exc).__name__}: {exc}{detail}")
+    return 0

@@ -1,0 +1,357 @@
+"""The Advanced tab: policies, extraction, embedding, language, jobs, export and import.
+
+Every control writes its setting through ``svc.settings`` on the worker as soon as it
+changes, so the workers and the MCP server see it without a restart.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from madohub_memory.core.clock import to_iso
+from madohub_memory.core.vocab import KINDS
+from madohub_memory.gui.i18n import age_label, icon, kind_label
+from madohub_memory.gui.worker import DbWorker, collection_op, query_op
+
+
+def has_jobs() -> bool:
+    return importlib.util.find_spec("madohub_memory.services.jobs") is not None
+
+
+def _job_rows(status: Any) -> list[dict[str, Any]]:
+    """Accept ``{name: info}`` or ``[info, ...]`` from ``svc.jobs.status()``."""
+    if isinstance(status, dict):
+        return [{"name": k, **(v if isinstance(v, dict) else {"state": v})} for k, v in status.items()]
+    return [dict(s) if isinstance(s, dict) else {"name": str(s)} for s in status or []]
+
+
+class AdvancedTab(QWidget):
+    language_changed = Signal(str)
+    settings_loaded = Signal(dict)
+    status = Signal(str)
+
+    def __init__(self, worker: DbWorker, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.worker = worker
+        self.loaded = False
+        self._loading = False
+        self._build()
+        self._dirty = True  # loaded when first shown
+        worker.data_changed.connect(self._external)
+
+    # -- layout --------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        inner = QWidget()
+        inner.setObjectName("advancedPage")
+        column = QVBoxLayout(inner)
+
+        auto = QGroupBox(self.tr("Auto-approve"))
+        form = QFormLayout(auto)
+        self.auto_enabled = QCheckBox(self.tr("Promote candidates without review (off by default)"))
+        self.auto_enabled.setAccessibleName(self.tr("Auto-approve enabled"))
+        self.min_seen = QSpinBox()
+        self.min_seen.setRange(1, 1000)
+        self.min_seen.setAccessibleName(self.tr("Minimum times seen"))
+        self.min_conf = QDoubleSpinBox()
+        self.min_conf.setRange(0.0, 1.0)
+        self.min_conf.setSingleStep(0.05)
+        self.min_conf.setAccessibleName(self.tr("Minimum confidence"))
+        excluded = QWidget()
+        ex_layout = QHBoxLayout(excluded)
+        ex_layout.setContentsMargins(0, 0, 0, 0)
+        self.excluded: dict[str, QCheckBox] = {}
+        for kind in KINDS:
+            box = QCheckBox(kind_label(kind))
+            box.setAccessibleName(self.tr("Never auto-approve %1").replace("%1", kind_label(kind)))
+            self.excluded[kind] = box
+            ex_layout.addWidget(box)
+            box.toggled.connect(lambda _on: self._save_excluded())
+        ex_layout.addStretch(1)
+        form.addRow(self.auto_enabled)
+        form.addRow(self.tr("Minimum times seen"), self.min_seen)
+        form.addRow(self.tr("Minimum confidence"), self.min_conf)
+        form.addRow(self.tr("Never auto-approve"), excluded)
+        self.auto_enabled.toggled.connect(lambda on: self._set("auto_approve.enabled", on))
+        self.min_seen.editingFinished.connect(lambda: self._set("auto_approve.min_seen", self.min_seen.value()))
+        self.min_conf.editingFinished.connect(
+            lambda: self._set("auto_approve.min_confidence", round(self.min_conf.value(), 2)))
+
+        queue = QGroupBox(self.tr("Review queue"))
+        qform = QFormLayout(queue)
+        self.archive_days = QSpinBox()
+        self.archive_days.setRange(1, 3650)
+        self.archive_days.setSuffix(self.tr(" days"))
+        self.archive_days.setAccessibleName(self.tr("Archive untouched candidates after"))
+        self.archive_days.editingFinished.connect(lambda: self._set("archive_days", self.archive_days.value()))
+        qform.addRow(self.tr("Archive untouched candidates after"), self.archive_days)
+
+        extraction = QGroupBox(self.tr("Extraction and embedding"))
+        eform = QFormLayout(extraction)
+        self.backend = QComboBox()
+        self.backend.setAccessibleName(self.tr("Extraction backend"))
+        self.backend.addItem(self.tr("Offline (built in)"), "offline")
+        self.backend.addItem(self.tr("OpenAI-compatible endpoint"), "llm")
+        self.backend.currentIndexChanged.connect(lambda _i: self._set("extraction.backend", self.backend.currentData()))
+        self.base_url = QLineEdit()
+        self.base_url.setAccessibleName(self.tr("Endpoint URL"))
+        self.llm_model = QLineEdit()
+        self.llm_model.setAccessibleName(self.tr("Model name"))
+        self.key_env = QLineEdit()
+        self.key_env.setAccessibleName(self.tr("API key environment variable"))
+        self.base_url.editingFinished.connect(lambda: self._set("extraction.llm.base_url", self.base_url.text()))
+        self.llm_model.editingFinished.connect(lambda: self._set("extraction.llm.model", self.llm_model.text()))
+        self.key_env.editingFinished.connect(lambda: self._set("extraction.llm.api_key_env", self.key_env.text()))
+        self.embedding = QComboBox()
+        self.embedding.setAccessibleName(self.tr("Embedding model"))
+        self.embedding.addItem(self.tr("USE multilingual (Chinese and English)"), "use-multilingual")
+        self.embedding.addItem(self.tr("MiniLM (English only)"), "minilm")
+        self.embedding.currentIndexChanged.connect(lambda _i: self._set("embedding.model", self.embedding.currentData()))
+        eform.addRow(self.tr("Extraction backend"), self.backend)
+        eform.addRow(self.tr("Endpoint URL"), self.base_url)
+        eform.addRow(self.tr("Model name"), self.llm_model)
+        eform.addRow(self.tr("API key environment variable"), self.key_env)
+        eform.addRow(self.tr("Embedding model"), self.embedding)
+
+        ui = QGroupBox(self.tr("Interface"))
+        uform = QFormLayout(ui)
+        self.language = QComboBox()
+        self.language.setAccessibleName(self.tr("Language"))
+        self.language.addItem(self.tr("Follow the system"), "system")
+        self.language.addItem("English", "en")
+        self.language.addItem("简体中文", "zh_CN")
+        self.language.currentIndexChanged.connect(self._language_picked)
+        uform.addRow(self.tr("Language"), self.language)
+
+        jobs = QGroupBox(self.tr("Background jobs"))
+        jlayout = QVBoxLayout(jobs)
+        self.jobs = QTableWidget(0, 5)
+        self.jobs.setAccessibleName(self.tr("Background jobs"))
+        self.jobs.setHorizontalHeaderLabels(
+            [self.tr("Job"), self.tr("Last run"), self.tr("Next run"), self.tr("Result"), self.tr("Last error")])
+        self.jobs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.jobs.verticalHeader().hide()
+        self.jobs.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.jobs.setMaximumHeight(150)
+        self.run_now = QPushButton(icon("run"), self.tr("&Run selected job now"))
+        self.run_now.setAccessibleName(self.tr("Run selected job now"))
+        self.run_now.clicked.connect(self._run_now)
+        self.jobs_note = QLabel()
+        self.jobs_note.setWordWrap(True)
+        jlayout.addWidget(self.jobs)
+        jrow = QHBoxLayout()
+        jrow.addWidget(self.jobs_note, 1)
+        jrow.addWidget(self.run_now)
+        jlayout.addLayout(jrow)
+
+        data = QGroupBox(self.tr("Your data"))
+        drow = QHBoxLayout(data)
+        self.export_btn = QPushButton(icon("export"), self.tr("E&xport…"))
+        self.export_btn.setAccessibleName(self.tr("Export to a file"))
+        self.import_btn = QPushButton(icon("import"), self.tr("&Import…"))
+        self.import_btn.setAccessibleName(self.tr("Import from a file"))
+        self.export_btn.clicked.connect(self._export)
+        self.import_btn.clicked.connect(self._import)
+        drow.addWidget(QLabel(self.tr("A lossless JSONL file of everything stored.")), 1)
+        drow.addWidget(self.export_btn)
+        drow.addWidget(self.import_btn)
+
+        for spin in (self.min_seen, self.min_conf, self.archive_days):
+            spin.setMaximumWidth(180)
+        for combo in (self.backend, self.embedding, self.language):
+            combo.setMaximumWidth(420)
+        for edit in (self.base_url, self.llm_model, self.key_env):
+            edit.setMaximumWidth(520)
+        for box in (auto, queue, extraction, ui, jobs, data):
+            column.addWidget(box)
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll)
+
+    # -- settings ------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        def load(ctx: Any) -> dict[str, Any]:
+            result: dict[str, Any] = {"settings": ctx.svc.settings.all(), "jobs": None, "jobs_error": None}
+            if has_jobs():
+                try:
+                    result["jobs"] = _job_rows(ctx.svc.jobs.status())
+                except Exception as exc:  # the jobs family is optional; show why it is not there
+                    result["jobs_error"] = str(exc)
+            return result
+
+        query_op(self.worker, load, self._loaded, self.worker.error.emit)
+
+    def _external(self, origin: str) -> None:
+        if origin in ("external", "local"):
+            if self.isVisible():
+                self.reload()
+            else:
+                self._dirty = True
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self._dirty = False
+            self.reload()
+
+    def _loaded(self, result: dict[str, Any]) -> None:
+        s = result["settings"]
+        self._loading = True
+        try:
+            self.auto_enabled.setChecked(bool(s["auto_approve.enabled"]))
+            self.min_seen.setValue(int(s["auto_approve.min_seen"]))
+            self.min_conf.setValue(float(s["auto_approve.min_confidence"]))
+            for kind, box in self.excluded.items():
+                box.setChecked(kind in s["auto_approve.excluded_kinds"])
+            self.archive_days.setValue(int(s["archive_days"]))
+            self.backend.setCurrentIndex(max(0, self.backend.findData(s["extraction.backend"])))
+            for edit, key in ((self.base_url, "extraction.llm.base_url"), (self.llm_model, "extraction.llm.model"),
+                              (self.key_env, "extraction.llm.api_key_env")):
+                if not edit.hasFocus():
+                    edit.setText(str(s[key]))
+            index = self.embedding.findData(s["embedding.model"])
+            if index < 0:
+                self.embedding.addItem(str(s["embedding.model"]), s["embedding.model"])
+                index = self.embedding.count() - 1
+            self.embedding.setCurrentIndex(index)
+            self.language.setCurrentIndex(max(0, self.language.findData(s["ui.language"])))
+            self._show_jobs(result)
+        finally:
+            self._loading = False
+        self.loaded = True
+        self.settings_loaded.emit(s)
+
+    def _show_jobs(self, result: dict[str, Any]) -> None:
+        rows = result.get("jobs")
+        self.jobs.setRowCount(0)
+        if rows is None:
+            self.jobs_note.setText(result.get("jobs_error") or self.tr(
+                "Background jobs run in `madohub-memory worker`; start it to see their status here."))
+            self.run_now.setEnabled(False)
+            return
+        self.jobs_note.setText(self.tr("%1 jobs").replace("%1", str(len(rows))))
+        self.run_now.setEnabled(bool(rows))
+        for r in rows:
+            row = self.jobs.rowCount()
+            self.jobs.insertRow(row)
+            processed = r.get("processed", r.get("counts", ""))
+            values = [
+                self._job_label(str(r.get("name", ""))),
+                age_label(r["last_run"]) if r.get("last_run") else "—",
+                self._when(r.get("next_run")),
+                self.tr("%1 processed").replace("%1", str(processed)) if processed != "" else "",
+                r.get("last_error") or "",
+            ]
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(str(value))
+                item.setData(Qt.ItemDataRole.UserRole, r.get("name"))
+                if col == 0 and r.get("description"):
+                    item.setToolTip(str(r["description"]))
+                self.jobs.setItem(row, col, item)
+
+    def _job_label(self, name: str) -> str:
+        labels = {
+            "drain": self.tr("Extract candidates from new turns"),
+            "watch": self.tr("Import new transcript lines"),
+            "sweep": self.tr("Archive stale, auto-approve"),
+        }
+        return labels.get(name, name)
+
+    def _when(self, iso: Any) -> str:
+        if not iso:
+            return "—"
+        try:
+            moment = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+        except ValueError:
+            return str(iso)
+        seconds = (moment - datetime.now(UTC)).total_seconds()
+        if seconds <= 0:
+            return self.tr("due now")
+        return self.tr("in %1").replace("%1", age_label(to_iso(datetime.now(UTC) - timedelta(seconds=seconds))))
+
+    def _set(self, key: str, value: Any) -> None:
+        if self._loading:
+            return
+        collection_op(
+            self.worker, lambda ctx: ctx.svc.settings.set(key, value),
+            lambda _v: self.status.emit(self.tr("Saved setting %1.").replace("%1", key)),
+            lambda msg: (self.worker.error.emit(msg), self.reload()),
+        )
+
+    def _save_excluded(self) -> None:
+        self._set("auto_approve.excluded_kinds", [k for k, b in self.excluded.items() if b.isChecked()])
+
+    def _language_picked(self, _index: int) -> None:
+        if self._loading:
+            return
+        lang = self.language.currentData()
+        collection_op(self.worker, lambda ctx: ctx.svc.settings.set("ui.language", lang),
+                      lambda _v: self.language_changed.emit(lang), self.worker.error.emit)
+
+    def _run_now(self) -> None:
+        item = self.jobs.item(self.jobs.currentRow(), 0) if self.jobs.currentRow() >= 0 else self.jobs.item(0, 0)
+        if item is None:
+            return
+        name = item.data(Qt.ItemDataRole.UserRole)
+        def done(result: Any) -> None:
+            if isinstance(result, dict) and result.get("error"):
+                self.worker.error.emit(str(result["error"]))
+            else:
+                self.status.emit(self.tr("Ran job %1.").replace("%1", self._job_label(str(name))))
+
+        self.status.emit(self.tr("Running %1…").replace("%1", self._job_label(str(name))))
+        self.worker.submit_background(lambda ctx: ctx.svc.jobs.run_now(name), done, self.worker.error.emit)
+
+    # -- export / import -----------------------------------------------------------------
+
+    def _export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export memory"), "madohub-export.jsonl",
+                                              self.tr("JSONL files (*.jsonl)"))
+        if path:
+            self.export_to(path)
+
+    def export_to(self, path: str) -> None:
+        query_op(self.worker, lambda ctx: ctx.svc.transfer.export(path),
+                 lambda counts: self.status.emit(self.tr("Exported %1 rows to %2.")
+                                                 .replace("%1", str(sum(counts.values()))).replace("%2", path)),
+                 self.worker.error.emit)
+
+    def _import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import memory"), "", self.tr("JSONL files (*.jsonl)"))
+        if path:
+            self.import_from(path)
+
+    def import_from(self, path: str) -> None:
+        collection_op(self.worker, lambda ctx: ctx.svc.transfer.import_file(path),
+                      lambda counts: self.status.emit(self.tr("Imported %1 rows from %2.")
+                                                      .replace("%1", str(sum(counts.values()))).replace("%2", path)),
+                      self.worker.error.emit)

@@ -1,0 +1,191 @@
+"""First run with an empty database: demo data, transcript import, connecting an agent;
+and the keyboard shortcuts sheet."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QProcess, Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from madohub_memory.gui.i18n import icon
+from madohub_memory.gui.worker import DbWorker, collection_op
+
+
+def has_ingest() -> bool:
+    return importlib.util.find_spec("madohub_memory.services.ingest") is not None
+
+
+class WelcomePage(QWidget):
+    """Shown instead of the queue while nothing at all is stored."""
+
+    status = Signal(str)
+    import_finished = Signal()
+
+    def __init__(self, worker: DbWorker, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.worker = worker
+        self.setObjectName("welcome")
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        title = QLabel(self.tr("Nothing to review yet"))
+        title.setObjectName("welcomeTitle")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text = QLabel(self.tr(
+            "Agents propose memories; you decide what they keep. Start with one of these:"))
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text.setWordWrap(True)
+        layout.addWidget(title)
+        layout.addWidget(text)
+        self.demo_btn = self._button("demo", self.tr("Load the &demo data"), self.load_demo)
+        self.import_btn = self._button("import", self.tr("&Import Claude Code transcripts…"), self.import_transcripts)
+        self.import_btn.setEnabled(has_ingest())
+        self.connect_btn = self._button("connect", self.tr("Show how to &connect an agent"), self.show_connect)
+        for b in (self.demo_btn, self.import_btn, self.connect_btn):
+            b.setMinimumWidth(360)
+            layout.addWidget(b, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+
+    def _button(self, icon_name: str, text: str, slot: Any) -> QPushButton:
+        button = QPushButton(icon(icon_name), text)
+        button.setObjectName("welcomeButton")
+        button.setAccessibleName(text.replace("&", "").rstrip("…"))
+        button.clicked.connect(slot)
+        return button
+
+    def load_demo(self) -> None:
+        from madohub_memory.services.demo import load_demo
+
+        collection_op(self.worker, lambda ctx: load_demo(ctx.svc),
+                      lambda _c: self.status.emit(self.tr("Demo data loaded.")), self.worker.error.emit)
+
+    def import_transcripts(self) -> None:
+        start = Path.home() / ".claude" / "projects"
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Claude Code projects folder"),
+                                                  str(start if start.is_dir() else Path.home()))
+        if folder:
+            self.import_paths([folder])
+
+    def import_paths(self, paths: list[str]) -> None:
+        """Ingest in a separate ``madohub-memory ingest`` process: thousands of turns are
+        parsed and extracted without taking the GUI's interpreter lock; the live view picks
+        up the new candidates as they are committed."""
+        self.status.emit(self.tr("Importing transcripts…"))
+        process = QProcess(self)
+        self._process = process
+        command = [] if getattr(sys, "frozen", False) else ["-m", "madohub_memory"]
+        process.setProgram(sys.executable)
+        process.setArguments([*command, "ingest", *paths, "--format", "auto", "--json",
+                              "--db", str(self.worker.db_path)])
+        process.finished.connect(lambda code, _status: self._imported(process, code))
+        process.errorOccurred.connect(lambda _e: self._import_failed(process))
+        process.start()
+
+    def finish_import(self, timeout_ms: int = 60_000) -> None:
+        """On quit: let a running import commit instead of killing it half-way."""
+        process = getattr(self, "_process", None)
+        try:
+            running = process is not None and process.state() != QProcess.ProcessState.NotRunning
+        except RuntimeError:  # already deleted
+            return
+        if running:
+            process.waitForFinished(timeout_ms)
+
+    def _imported(self, process: QProcess, code: int) -> None:
+        out = bytes(process.readAllStandardOutput().data()).decode("utf-8", "replace")
+        err = bytes(process.readAllStandardError().data()).decode("utf-8", "replace")
+        process.deleteLater()
+        self.import_finished.emit()
+        try:
+            summary = json.loads(out)
+            new = summary["turns"]["new"]
+        except (ValueError, KeyError, TypeError):
+            message = err.strip().splitlines()[-1] if err.strip() else self.tr("The import failed.")
+            self.worker.error.emit(message.removeprefix("madohub-memory: "))
+            return
+        self.worker.data_changed.emit("local")
+        self.status.emit(self.tr("Imported %1 new turns.").replace("%1", str(new)))
+        if code not in (0, 3):
+            self.worker.error.emit(err.strip().splitlines()[-1] if err.strip() else self.tr("The import failed."))
+
+    def _import_failed(self, process: QProcess) -> None:
+        if process.error() == QProcess.ProcessError.FailedToStart:
+            self.import_finished.emit()
+            self.worker.error.emit(self.tr("Could not start the import: %1").replace("%1", process.errorString()))
+
+    def show_connect(self) -> None:
+        ConnectDialog(self).open()
+
+
+class ConnectDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Connect an agent"))
+        self.resize(620, 420)
+        browser = QTextBrowser()
+        browser.setAccessibleName(self.tr("How to connect an agent"))
+        browser.setHtml(self.tr(
+            "<h3>Claude Code</h3><p>Register the MCP server:</p>"
+            "<pre>claude mcp add madohub -- madohub-memory mcp</pre>"
+            "<p>Import past sessions, and keep importing new ones with the hook:</p>"
+            "<pre>madohub-memory ingest ~/.claude/projects\nmadohub-memory hook --install</pre>"
+            "<h3>Any MCP client</h3><p>Run <code>madohub-memory mcp</code> as a stdio server. "
+            "Agents call <code>remember</code> to propose a memory and <code>recall</code> to read "
+            "approved ones; everything they propose waits here for your review.</p>"
+            "<h3>Scripts</h3><pre>madohub-memory remember \"User prefers pnpm\" --kind preference</pre>"))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setText(self.tr("Close"))
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(browser)
+        layout.addWidget(buttons)
+
+
+SHORTCUTS = (
+    ("A", QT_TRANSLATE_NOOP("ShortcutsDialog", "Approve, with the edits in the pane")),
+    ("X / Delete", QT_TRANSLATE_NOOP("ShortcutsDialog", "Reject")),
+    ("E", QT_TRANSLATE_NOOP("ShortcutsDialog", "Edit the text (Esc returns to the list)")),
+    ("Ctrl+Enter", QT_TRANSLATE_NOOP("ShortcutsDialog", "Approve while editing")),
+    ("Shift+J / Enter", QT_TRANSLATE_NOOP("ShortcutsDialog", "Jump to the originating turn")),
+    ("Space", QT_TRANSLATE_NOOP("ShortcutsDialog", "Skip to the next candidate")),
+    ("J / K / ↓ / ↑", QT_TRANSLATE_NOOP("ShortcutsDialog", "Next / previous candidate")),
+    ("Shift+↓ / Shift+↑", QT_TRANSLATE_NOOP("ShortcutsDialog", "Extend the selection for a batch decision")),
+    ("Ctrl+Z", QT_TRANSLATE_NOOP("ShortcutsDialog", "Undo the last decision (repeat for older ones)")),
+    ("/", QT_TRANSLATE_NOOP("ShortcutsDialog", "Focus the filter")),
+    ("Ctrl+1 / 2 / 3", QT_TRANSLATE_NOOP("ShortcutsDialog", "Pending / Approved / Advanced tab")),
+    ("?", QT_TRANSLATE_NOOP("ShortcutsDialog", "This list")),
+)
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Keyboard shortcuts"))
+        self.resize(520, 440)
+        rows = "".join(
+            f"<tr><td style='padding:4px 16px 4px 0'><b>{key}</b></td><td>{self.tr(text)}</td></tr>"
+            for key, text in SHORTCUTS
+        )
+        browser = QTextBrowser()
+        browser.setAccessibleName(self.tr("Keyboard shortcuts"))
+        browser.setHtml(f"<table>{rows}</table>")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setText(self.tr("Close"))
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(browser)
+        layout.addWidget(buttons)
+

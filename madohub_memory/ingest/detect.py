@@ -1,0 +1,117 @@
+"""Finding transcript files under the given paths and telling their format apart.
+
+``.json`` files are whole documents (ChatGPT export, LoCoMo, LongMemEval); other files are
+sniffed line by line (Claude Code envelope, or plain ``{role, content}``). A file that
+cannot be read as any of them is a per-file error, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from madohub_memory.core.errors import UserError
+from madohub_memory.ingest import benchmarks, chatgpt
+from madohub_memory.ingest.claude_code import looks_like_claude_code, read_claude_code
+from madohub_memory.ingest.jsonl import looks_like_plain, read_plain_jsonl
+from madohub_memory.ingest.lines import first_json_char, peek_json_lines
+from madohub_memory.ingest.model import LineError, ReadResult
+
+FORMATS = ("auto", "claude-code", "chatgpt", "jsonl", "locomo", "longmemeval")
+LINE_FORMATS = ("claude-code", "jsonl")  # formats read incrementally from a byte offset
+_SUFFIXES = (".jsonl", ".json", ".ndjson")
+
+
+def validate_format(name: str) -> str:
+    value = (name or "auto").strip().lower().replace("_", "-")
+    aliases = {"claude": "claude-code", "claudecode": "claude-code", "lme": "longmemeval"}
+    value = aliases.get(value, value)
+    if value not in FORMATS:
+        raise UserError(f"Unknown format {name!r}: use one of {', '.join(FORMATS)}.")
+    return value
+
+
+def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[LineError]]:
+    """Files to read (directories walked for .jsonl/.json files) and per-path errors."""
+    files: list[str] = []
+    errors: list[LineError] = []
+    for raw in paths:
+        path = os.path.expanduser(str(raw))
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                # A session file before its subagents so the parent exists first.
+                found.extend(os.path.join(root, n) for n in sorted(names) if n.lower().endswith(_SUFFIXES))
+            if not found:
+                errors.append(LineError(path, None, "directory contains no transcript files (.jsonl or .json)"))
+            files.extend(found)
+        elif os.path.isfile(path):
+            files.append(path)
+        elif os.path.exists(path):
+            errors.append(LineError(path, None, "not a regular file"))
+        else:
+            errors.append(LineError(path, None, "file not found"))
+    return files, errors
+
+
+def _load_json(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            return json.load(handle)
+    except UnicodeDecodeError as exc:
+        raise UserError(f"not valid UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"not valid JSON at line {exc.lineno} ({exc.msg})") from None
+
+
+def detect_format(path: str) -> str:
+    """The format of one file; raises :class:`UserError` (one sentence) when unknown."""
+    first = first_json_char(path)
+    if not first:
+        raise UserError("file is empty")
+    if path.lower().endswith(".json") or first == "[":
+        if path.lower().endswith(".jsonl") and first == "[":
+            raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
+        return _json_format(_load_json(path))
+    records = peek_json_lines(path)
+    if looks_like_claude_code(records):
+        return "claude-code"
+    if looks_like_plain(records):
+        return "jsonl"
+    if first == "{" and not records:
+        raise UserError("no line is a valid JSON object")
+    raise UserError("not a known transcript format (Claude Code session, ChatGPT export or {role, content} JSONL)")
+
+
+def _json_format(data: Any) -> str:
+    if chatgpt.looks_like_chatgpt(data):
+        return "chatgpt"
+    if benchmarks.looks_like_locomo(data):
+        return "locomo"
+    if benchmarks.looks_like_longmemeval(data):
+        return "longmemeval"
+    if isinstance(data, list):
+        raise UserError("is a JSON array of unknown records, not a ChatGPT export or JSONL transcript")
+    raise UserError("is a JSON document of unknown layout")
+
+
+def read_file(
+    path: str, fmt: str, start_offset: int = 0, start_line: int = 0, state: dict[str, Any] | None = None
+) -> ReadResult:
+    """Read one file in a known format (not ``auto``); raises :class:`UserError` for file-level errors."""
+    if fmt in LINE_FORMATS:
+        if first_json_char(path) == "[":
+            raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
+        reader = read_claude_code if fmt == "claude-code" else read_plain_jsonl
+        return reader(path, start_offset, start_line, state)
+    data = _load_json(path)
+    parse = {"chatgpt": chatgpt.parse_chatgpt, "locomo": benchmarks.parse_locomo,
+             "longmemeval": benchmarks.parse_longmemeval}[fmt]
+    checks = {"chatgpt": chatgpt.looks_like_chatgpt, "locomo": benchmarks.looks_like_locomo,
+              "longmemeval": benchmarks.looks_like_longmemeval}
+    if not checks[fmt](data):
+        raise UserError(f"is not a {fmt} file")
+    return parse(path, data)

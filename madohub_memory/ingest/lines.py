@@ -1,0 +1,101 @@
+"""Reading JSONL robustly: byte offsets, bounded line length, per-line errors.
+
+A file is read from a byte offset so that a file that has grown since the last import is
+read only from where the previous read stopped. A last line without a newline that does
+not parse is reported as incomplete and not consumed (it is retried once the writer
+finishes it). Lines longer than :data:`MAX_LINE_BYTES` are skipped with an error without
+ever being held in memory whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+MAX_LINE_BYTES = 8 * 1024 * 1024
+_CHUNK = 1024 * 1024
+
+
+@dataclass
+class JsonLine:
+    """One line: ``value`` when it parsed, else ``error``; ``end`` is the offset after it."""
+
+    number: int
+    value: Any
+    error: str | None
+    end: int
+
+
+def iter_json_lines(path: str, start_offset: int = 0, start_line: int = 0) -> Iterator[JsonLine]:
+    """Yield every non-blank line after ``start_offset`` (line numbers are 1-based)."""
+    number = start_line
+    with open(path, "rb") as handle:
+        handle.seek(start_offset)
+        offset = start_offset
+        while True:
+            raw = handle.readline(MAX_LINE_BYTES)
+            if not raw:
+                return
+            number += 1
+            if not raw.endswith(b"\n") and len(raw) >= MAX_LINE_BYTES:
+                skipped = len(raw)
+                while True:
+                    chunk = handle.readline(_CHUNK)
+                    skipped += len(chunk)
+                    if not chunk or chunk.endswith(b"\n"):
+                        break
+                offset += skipped
+                yield JsonLine(
+                    number, None,
+                    f"line is {skipped / 1e6:.1f} MB, over the {MAX_LINE_BYTES // 2**20} MiB limit; skipped",
+                    offset,
+                )
+                continue
+            complete = raw.endswith(b"\n")
+            stripped = raw.strip()
+            if not stripped:
+                offset += len(raw)
+                continue
+            try:
+                text = stripped.decode("utf-8").lstrip("\ufeff")
+            except UnicodeDecodeError as exc:
+                offset += len(raw)
+                yield JsonLine(number, None, f"not valid UTF-8 (byte {exc.start})", offset)
+                continue
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                if not complete:
+                    # A half-written last line: report it but do not move past it.
+                    yield JsonLine(number, None, "incomplete last line (no newline, not valid JSON)", offset)
+                    return
+                offset += len(raw)
+                yield JsonLine(number, None, f"not valid JSON ({exc.msg})", offset)
+                continue
+            offset += len(raw)
+            yield JsonLine(number, value, None, offset)
+
+
+def first_json_char(path: str) -> str:
+    """The first non-whitespace character of a file ('' when empty), for format sniffing."""
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(4096)
+            if not chunk:
+                return ""
+            stripped = chunk.lstrip().removeprefix(b"\xef\xbb\xbf").lstrip()
+            if stripped:
+                return chr(stripped[0]) if stripped[0] < 128 else "?"
+
+
+def peek_json_lines(path: str, limit: int = 20) -> list[Any]:
+    """Parse the first few lines that are valid JSON objects (for format detection)."""
+    found: list[Any] = []
+    for line in iter_json_lines(path):
+        if line.value is not None:
+            found.append(line.value)
+        if len(found) >= limit or line.number >= limit * 3:
+            break
+    return found

@@ -1,0 +1,163 @@
+"""The MCP server (stdio): how agents propose memories and get approved ones back.
+
+Tools: ``remember`` (a pending candidate, source ``remember``: nothing an agent says
+becomes memory without review), ``recall`` (approved, active memories only),
+``list_memories``, ``update_working_memory``, ``get_working_memory``, plus the decision
+tools of :mod:`madohub_memory.mcp.tools_decisions` when present.
+
+The server may run for hours while the dashboard, workers and the CLI write the same
+file, so every tool call opens its own ``Services`` (a fresh connection sees every
+commit) and closes it; the embedding model and the vector index are shared per process.
+Bad input becomes a tool error with the one-sentence message of the ``UserError``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from madohub_memory.core.errors import UserError
+from madohub_memory.services import Services
+
+INSTRUCTIONS = (
+    "Long-term memory curated by the user. Call `recall` at the start of a task to get approved "
+    "memories (they may be out of date; check them). Call `remember` for a durable preference, "
+    "fact, decision (with its reason), pattern, postmortem or event worth keeping: it is queued "
+    "for the user's review, not stored directly. Keep task state in `update_working_memory`."
+)
+
+
+@contextmanager
+def _tool_errors() -> Iterator[None]:
+    try:
+        yield
+    except UserError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "madohub-memory") -> MCPServer:
+    """An ``MCPServer`` with the memory tools bound to the database at ``db_path``."""
+    path = Path(db_path) if db_path else None
+
+    def open_services() -> Services:
+        return Services.open(path)
+
+    server = MCPServer(name, instructions=INSTRUCTIONS, log_level="ERROR")
+    _register_memory_tools(server, open_services)
+    if importlib.util.find_spec("madohub_memory.mcp.tools_decisions") is not None:
+        importlib.import_module("madohub_memory.mcp.tools_decisions").register(server, open_services)
+    return server
+
+
+def _register_memory_tools(server: MCPServer, open_services: Callable[[], Services]) -> None:
+    def remember(
+        content: str, kind: str, namespace: str | None = None, confidence: float = 0.9,
+        turn_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Propose a memory for the user's review (it is NOT recallable until approved).
+
+        kind: one of preference, fact, decision, pattern, postmortem, event.
+        namespace: persona:<name> (default: the active persona) or workspace:<project>.
+        confidence: 0 to 1. turn_id: the conversation turn it came from, if known.
+        """
+        with _tool_errors(), open_services() as svc:
+            result = svc.review.remember(content, kind, namespace, confidence, turn_id)
+            candidate = svc.review.get(result.candidate_id) if result.candidate_id else None
+        return {
+            "outcome": result.outcome, "candidate_id": result.candidate_id, "memory_id": result.memory_id,
+            "status": candidate.status if candidate else None,
+            "note": "queued for review" if result.outcome == "new" else _OUTCOME_NOTES.get(result.outcome, ""),
+        }
+
+    def recall(
+        query: str, namespace: str | None = None, k: int = 10, include_persona: bool = True,
+        render: bool = False,
+    ) -> dict[str, Any]:
+        """Search approved memories (hybrid vector + keyword; English and Chinese).
+
+        namespace: persona:<name> or workspace:<project> (default: all). A workspace query
+        also sees the active persona's memories unless include_persona is false.
+        k: 1 to 100. render: also return a block ready to put in a prompt.
+        """
+        with _tool_errors(), open_services() as svc:
+            hits = svc.recall.search(query, namespace, k, include_persona, source="mcp")
+            text = svc.recall.render(hits) if render else None
+        out: dict[str, Any] = {
+            "memories": [
+                {"id": h.id, "score": round(h.score, 4), "content": h.content, "kind": h.kind,
+                 "namespace": h.namespace, "date": h.updated_at[:10], "created_at": h.created_at,
+                 "turn_ids": h.turn_ids}
+                for h in hits
+            ],
+            "note": "Approved memories; they may be out of date.",
+        }
+        if render:
+            out["text"] = text
+        return out
+
+    def list_memories(namespace: str | None = None, limit: int = 50) -> dict[str, Any]:
+        """List approved, active memories (newest first), optionally in one namespace. limit: 1 to 500."""
+        with _tool_errors(), open_services() as svc:
+            if not isinstance(limit, int) or limit < 1:
+                raise UserError("limit must be a whole number of at least 1.")
+            rows = svc.memories.list(namespace, "active")
+        rows.sort(key=lambda m: (m.updated_at, m.id), reverse=True)
+        return {
+            "total": len(rows),
+            "memories": [
+                {"id": m.id, "content": m.content, "kind": m.kind, "namespace": m.namespace,
+                 "pinned": m.pinned, "date": m.updated_at[:10]}
+                for m in rows[: min(limit, 500)]
+            ],
+        }
+
+    def update_working_memory(
+        workspace: str, operation: str, text: str | None = None, reason: str | None = None,
+        item_id: int | None = None,
+    ) -> dict[str, Any]:
+        """Update the working memory of a workspace (short-lived task state, not reviewed).
+
+        operation: task (set the current task), add_decision (text + mandatory reason),
+        add_constraint, add_pending, resolve_pending (item_id or exact text), touch_file,
+        reject_approach (text + reason), end_task (text = final approach: the task summary
+        becomes a candidate for the user's review).
+        """
+        with _tool_errors(), open_services() as svc:
+            if operation == "end_task":
+                result = svc.working.end_task(workspace, text or "")
+                data = svc.working.show(workspace)
+                data["summary_candidate"] = {"outcome": result.outcome, "candidate_id": result.candidate_id}
+                return data
+            return svc.working.update(workspace, operation, text, reason, item_id)
+
+    def get_working_memory(workspace: str, language: str = "en") -> dict[str, Any]:
+        """The working memory of a workspace, with a rendered block (language: en or zh)."""
+        if language not in ("en", "zh"):
+            raise ToolError(f"Unknown language {language!r}: use en or zh.")
+        with _tool_errors(), open_services() as svc:
+            data = svc.working.show(workspace)
+            data["text"] = svc.working.render(workspace, language)
+        return data
+
+    for fn in (remember, recall, list_memories, update_working_memory, get_working_memory):
+        server.add_tool(fn)
+
+
+_OUTCOME_NOTES = {
+    "seen_again": "an equivalent candidate is already waiting for review; it was counted",
+    "suppressed": "the user rejected an equivalent memory before; it was counted, not re-proposed",
+    "reinforced": "an equivalent approved memory exists; it was reinforced",
+}
+
+
+def run_stdio(db_path: str | os.PathLike[str] | None = None) -> None:
+    """Serve on stdin/stdout until the client disconnects."""
+    build_server(db_path).run("stdio")

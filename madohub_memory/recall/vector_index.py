@@ -1,0 +1,194 @@
+"""An in-process matrix of normalised memory embeddings, refreshed incrementally.
+
+Searching 100,000 memories is one float32 matrix-vector product (about 10 ms on two
+cores), so no approximate index is needed. The matrix is built once per process and
+database, then kept current from ``recall_changes`` (a feed the store's triggers append
+to on every insert, delete or content/status/namespace change, whoever the writer is):
+a refresh reads only the memories changed since the last one. Embeddings a memory lacks
+are computed lazily, in batches, and stored keyed by memory, model and content
+fingerprint.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from madohub_memory.recall.embeddings import Embedder, from_blob, to_blob
+from madohub_memory.store import recall as recall_rows
+from madohub_memory.store.database import Store
+
+EMBED_BATCH = 256
+
+
+class VectorIndex:
+    """Rows are memory ids; ``namespace_codes`` lets a search keep only some namespaces."""
+
+    def __init__(self, model: str, dim: int) -> None:
+        self.model = model
+        self.dim = dim
+        self.lock = threading.RLock()
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        self.ns_codes = np.zeros(0, dtype=np.int32)
+        self.namespaces: dict[str, int] = {}
+        self.position: dict[int, int] = {}
+        self.seq = -1
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    # -- maintenance ----------------------------------------------------------------
+
+    def embed_missing(
+        self, store: Store, embedder: Embedder, limit: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Compute and store embeddings for active memories lacking one; return how many."""
+        done = 0
+        while limit is None or done < limit:
+            batch = EMBED_BATCH if limit is None else min(EMBED_BATCH, limit - done)
+            rows = recall_rows.missing_embeddings(store, self.model, batch)
+            if not rows:
+                break
+            vectors = embedder.encode([r["content"] for r in rows])
+            with store.transaction():
+                recall_rows.put_embeddings(
+                    store, self.model,
+                    ((int(r["id"]), r["fingerprint"], to_blob(v)) for r, v in zip(rows, vectors, strict=True)),
+                )
+            done += len(rows)
+            if progress:
+                progress(done)
+        return done
+
+    def refresh(self, store: Store, embedder: Embedder) -> None:
+        """Bring the matrix up to date with the database (one point query when unchanged)."""
+        with self.lock:
+            last = recall_rows.last_change(store)
+            if last == self.seq:
+                return
+            first = recall_rows.first_change(store)
+            if self.seq < 0 or last < self.seq or (first > self.seq + 1 and first > 1):
+                self.embed_missing(store, embedder)
+                self._load_all(store)
+                self.seq = last
+                return
+            changed, new_seq = recall_rows.changed_since(store, self.seq)
+            self._embed_ids(store, embedder, changed)
+            self._apply(store, changed)
+            self.seq = new_seq
+
+    def _embed_ids(self, store: Store, embedder: Embedder, ids: Sequence[int]) -> None:
+        rows = recall_rows.missing_embeddings_for(store, self.model, ids)
+        for start in range(0, len(rows), EMBED_BATCH):
+            batch = rows[start : start + EMBED_BATCH]
+            vectors = embedder.encode([r["content"] for r in batch])
+            with store.transaction():
+                recall_rows.put_embeddings(
+                    store, self.model,
+                    ((int(r["id"]), r["fingerprint"], to_blob(v)) for r, v in zip(batch, vectors, strict=True)),
+                )
+
+    def _code(self, namespace: str) -> int:
+        code = self.namespaces.get(namespace)
+        if code is None:
+            code = self.namespaces[namespace] = len(self.namespaces)
+        return code
+
+    def _load_all(self, store: Store) -> None:
+        rows = recall_rows.active_vectors(store, self.model)
+        n = len(rows)
+        capacity = max(1024, int(n * 1.25))
+        self.matrix = np.zeros((capacity, self.dim), dtype=np.float32)
+        self.ids = np.full(capacity, -1, dtype=np.int64)
+        self.ns_codes = np.full(capacity, -1, dtype=np.int32)
+        self.position = {}
+        for i, row in enumerate(rows):
+            self.matrix[i] = from_blob(row["vector"])
+            self.ids[i] = int(row["id"])
+            self.ns_codes[i] = self._code(row["namespace"])
+            self.position[int(row["id"])] = i
+        self._size = n
+
+    def _apply(self, store: Store, changed: Sequence[int]) -> None:
+        if not changed:
+            return
+        fresh = {int(r["id"]): r for r in recall_rows.active_vectors(store, self.model, changed)}
+        for memory_id in changed:
+            row = fresh.get(memory_id)
+            pos = self.position.get(memory_id)
+            if row is None:
+                if pos is not None:
+                    self._remove(pos)
+                continue
+            if pos is None:
+                pos = self._append()
+                self.position[memory_id] = pos
+                self.ids[pos] = memory_id
+            self.matrix[pos] = from_blob(row["vector"])
+            self.ns_codes[pos] = self._code(row["namespace"])
+
+    def _append(self) -> int:
+        if self._size == len(self.ids):
+            grow = max(1024, len(self.ids) // 2)
+            self.matrix = np.vstack([self.matrix, np.zeros((grow, self.dim), dtype=np.float32)])
+            self.ids = np.concatenate([self.ids, np.full(grow, -1, dtype=np.int64)])
+            self.ns_codes = np.concatenate([self.ns_codes, np.full(grow, -1, dtype=np.int32)])
+        self._size += 1
+        return self._size - 1
+
+    def _remove(self, pos: int) -> None:
+        """Move the last row into ``pos`` so the live rows stay contiguous."""
+        last = self._size - 1
+        removed = int(self.ids[pos])
+        if pos != last:
+            moved = int(self.ids[last])
+            self.matrix[pos] = self.matrix[last]
+            self.ids[pos] = moved
+            self.ns_codes[pos] = self.ns_codes[last]
+            self.position[moved] = pos
+        self.ids[last] = -1
+        self.ns_codes[last] = -1
+        self.position.pop(removed, None)
+        self._size = last
+
+    # -- search ---------------------------------------------------------------------
+
+    def scores(self, query: np.ndarray, namespaces: Sequence[str] | None) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, cosine similarities) of every memory in scope."""
+        with self.lock:
+            n = self._size
+            sims = self.matrix[:n] @ np.asarray(query, dtype=np.float32).reshape(-1)
+            ids = self.ids[:n]
+            if namespaces:
+                codes = [self.namespaces[ns] for ns in namespaces if ns in self.namespaces]
+                if len(codes) < len(self.namespaces):
+                    mask = np.isin(self.ns_codes[:n], codes)
+                    return ids[mask], sims[mask]
+            return ids.copy(), sims
+
+    @staticmethod
+    def top(ids: np.ndarray, sims: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if k <= 0 or len(ids) == 0:
+            return []
+        part = np.argpartition(-sims, k - 1)[:k] if len(ids) > k else np.arange(len(ids))
+        order = part[np.argsort(-sims[part], kind="stable")]
+        return [(int(ids[i]), float(sims[i])) for i in order]
+
+
+_indexes: dict[tuple[str, str], VectorIndex] = {}
+_indexes_lock = threading.Lock()
+
+
+def shared_index(store: Store, model: str, dim: int) -> VectorIndex:
+    """The process-wide index of one database (identified by its stored id) and model."""
+    key = (recall_rows.state_get(store, "index_id") or str(store.path), model)
+    with _indexes_lock:
+        index = _indexes.get(key)
+        if index is None or index.dim != dim:
+            index = _indexes[key] = VectorIndex(model, dim)
+        return index

@@ -1,0 +1,233 @@
+"""Recall: hybrid search over approved, active memories, and its rendering for prompts.
+
+Candidate set = vector top-K ∪ keyword (BM25) top-K ∪ the N most recently used memories ∪
+pinned memories, all within scope; ranked by fused similarity × weight × freshness (see
+:mod:`madohub_memory.recall.ranking`). Only ``active`` memories exist for recall: pending,
+rejected and archived candidates never became memories, and deprecated or archived
+memories are filtered by every query (DESIGN invariant 1). Each returned memory counts a
+hit; each recall writes one line to ``recall_log``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.vocab import validate_namespace
+from madohub_memory.recall import ranking, tokenize
+from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES, get_embedder
+from madohub_memory.recall.ranking import Hit
+from madohub_memory.recall.vector_index import VectorIndex, shared_index
+from madohub_memory.store import recall as recall_rows
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from madohub_memory.services import Services
+
+log = logging.getLogger("madohub_memory.recall")
+
+MAX_K = 100
+MAX_QUERY_CHARS = 2000
+MODES = ("hybrid", "vector", "keyword")
+_SOURCE_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_SHORT_CJK = 2
+
+HEADERS = {
+    "en": "Recalled memories (approved earlier; they may be out of date, check before relying on them):",
+    "zh": "召回的记忆（之前已批准；内容可能已过时，使用前请核实）：",
+}
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-agnostic estimate: one token per Chinese character, four other characters per token."""
+    cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
+    return cjk + (len(text) - cjk + 3) // 4
+
+
+class RecallService:
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+
+    # -- the index ------------------------------------------------------------------
+
+    def model_name(self) -> str:
+        name = str(self.svc.settings.get("embedding.model") or DEFAULT_MODEL)
+        if name not in MODEL_NAMES:
+            raise ValidationError(f"Unknown embedding model {name!r}: use one of {', '.join(MODEL_NAMES)}.")
+        return name
+
+    def index(self) -> VectorIndex:
+        """The shared vector index of this database, brought up to date (embeds what is missing)."""
+        embedder = get_embedder(self.model_name())
+        index = shared_index(self.svc.store, embedder.name, embedder.dim)
+        index.refresh(self.svc.store, embedder)
+        return index
+
+    def embed_pending(self, limit: int | None = None, progress: Callable[[int], None] | None = None) -> int:
+        """Compute missing embeddings (for workers: keeps model work off other threads)."""
+        embedder = get_embedder(self.model_name())
+        index = shared_index(self.svc.store, embedder.name, embedder.dim)
+        return index.embed_missing(self.svc.store, embedder, limit, progress)
+
+    # -- scope and input ------------------------------------------------------------
+
+    def scope(self, namespace: str | None, include_persona: bool = True) -> list[str] | None:
+        """Namespaces a query sees; ``None`` means all of them."""
+        if namespace is None or not str(namespace).strip():
+            return None
+        value = validate_namespace(namespace)
+        if value.startswith("workspace:") and include_persona:
+            return [value, f"persona:{self.svc.settings.get('persona')}"]
+        return [value]
+
+    @staticmethod
+    def clean_query(query: str | None) -> str:
+        text = " ".join(str(query or "").split())
+        if not text:
+            raise ValidationError("The query is empty: give some words to search for.")
+        return text[:MAX_QUERY_CHARS]
+
+    @staticmethod
+    def clamp_k(k: int | None, default: int) -> int:
+        if k is None:
+            return default
+        try:
+            value = int(k)
+        except (TypeError, ValueError):
+            raise ValidationError(f"k {k!r} is not a whole number.") from None
+        if value <= 0:
+            raise ValidationError(f"k must be at least 1 (got {value}).")
+        return min(value, MAX_K)
+
+    # -- search ---------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        namespace: str | None = None,
+        k: int | None = None,
+        include_persona: bool = True,
+        source: str = "cli",
+        *,
+        mode: str = "hybrid",
+        record: bool = True,
+    ) -> list[Hit]:
+        """Ranked approved memories for ``query``; counts hits and logs the recall."""
+        if mode not in MODES:
+            raise ValidationError(f"Unknown recall mode {mode!r}: use one of {', '.join(MODES)}.")
+        if not _SOURCE_RE.match(source or ""):
+            raise ValidationError(f"Recall source {source!r} must be a short lower-case word.")
+        text = self.clean_query(query)
+        settings = self.svc.settings
+        k = self.clamp_k(k, settings.get("recall.k"))
+        scope = self.scope(namespace, include_persona)
+        store = self.svc.store
+
+        vector: dict[int, float] = {}
+        keyword: dict[int, float] = {}
+        index: VectorIndex | None = None
+        query_vector: np.ndarray | None = None
+        match: str | None = None
+        if mode != "keyword":
+            index = self.index()
+            query_vector = get_embedder(index.model).encode([text])[0]
+            ids, sims = index.scores(query_vector, scope)
+            vector = dict(VectorIndex.top(ids, sims, settings.get("recall.vector_k")))
+        if mode != "vector":
+            match, keyword = self._keyword(text, scope, settings.get("recall.keyword_k"))
+        pool = set(vector) | set(keyword)
+        if mode == "hybrid":
+            pool |= set(recall_rows.recent_ids(store, scope, settings.get("recall.recent_n")))
+            pool |= set(recall_rows.pinned_ids(store, scope))
+            # Score both signals on the whole pool: a memory one signal found but the other
+            # ranked below its top-K still gets its real score from the other.
+            assert index is not None and query_vector is not None
+            vector.update(_cosines(index, query_vector, pool - set(vector)))
+            if match is not None:
+                keyword.update(recall_rows.bm25_for_ids(store, match, sorted(pool - set(keyword))))
+        share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
+        similarity = ranking.fuse(vector, keyword, share)
+        rows = recall_rows.active_rows(store, sorted(pool))
+        hits = ranking.rank(rows, vector, keyword, similarity, self.svc.clock.now(), k)
+        hits = [h for h in hits if h.score > 0 or h.pinned]
+        if record:
+            self._record(hits, text, namespace, source)
+        return hits
+
+    def _keyword(self, text: str, scope: list[str] | None, limit: int) -> tuple[str | None, dict[int, float]]:
+        """(the MATCH expression, BM25 scores of the keyword top ``limit``)."""
+        terms = tokenize.query_terms(text)
+        match = tokenize.match_expression(terms)
+        if match is None:
+            return None, {}
+        found = dict(recall_rows.bm25_search(self.svc.store, match, scope, limit))
+        short = [t for t in terms if tokenize.has_cjk(t) and len(t) <= _SHORT_CJK]
+        if not found and short:
+            # A short Chinese term the index segmented differently: match it verbatim.
+            for memory_id in recall_rows.substring_search(self.svc.store, short, scope, limit):
+                found[memory_id] = 1.0
+        return match, found
+
+    def _record(self, hits: list[Hit], query: str, namespace: str | None, source: str) -> None:
+        store = self.svc.store
+        now = self.svc.clock.now_iso()
+        transient = set(self.svc.settings.get("decay.transient_kinds"))
+        restore = [kind for kind in ("preference", "fact", "decision", "pattern", "postmortem", "event")
+                   if kind not in transient]
+        ids = [h.id for h in hits]
+        tokens = estimate_tokens(self.render(hits)) if hits else 0
+        with store.transaction():
+            recall_rows.record_hits(store, ids, now, restore)
+            recall_rows.log_recall(
+                store, at=now, source=source, query=query, namespace=namespace,
+                memory_ids=ids, token_estimate=tokens,
+            )
+        log.info("recall source=%s ids=%s tokens=%d", source, ids, tokens)
+
+    def recent_log(self, limit: int = 20) -> list[dict[str, Any]]:
+        return recall_rows.recent_log(self.svc.store, limit)
+
+    # -- rendering ------------------------------------------------------------------
+
+    def render(self, hits: list[Hit], budget_tokens: int | None = None, language: str = "en") -> str:
+        """A block for prompt injection: a caution header, then dated entries within a token budget."""
+        if budget_tokens is None:
+            budget_tokens = int(self.svc.settings.get("recall.budget_tokens"))
+        if budget_tokens <= 0:
+            raise ValidationError("The token budget must be a positive number.")
+        header = HEADERS["zh" if language.startswith("zh") else "en"]
+        lines = [header]
+        used = estimate_tokens(header)
+        for hit in hits:
+            line = f"- [{hit.updated_at[:10]}] ({hit.kind}, {hit.namespace}) {' '.join(hit.content.split())}"
+            cost = estimate_tokens(line) + 1
+            if used + cost > budget_tokens:
+                room = budget_tokens - used - 1
+                if len(lines) == 1 and room > 20:
+                    lines.append(_truncate(line, room))
+                break
+            lines.append(line)
+            used += cost
+        return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _cosines(index: VectorIndex, query: np.ndarray, ids: set[int]) -> dict[int, float]:
+    """Cosine of the query with given memories (those in the index)."""
+    with index.lock:
+        rows = [(i, index.position[i]) for i in ids if i in index.position]
+        if not rows:
+            return {}
+        sims = index.matrix[[pos for _, pos in rows]] @ query
+    return {i: float(s) for (i, _), s in zip(rows, sims, strict=True)}
+
+
+def _truncate(line: str, tokens: int) -> str:
+    out = line
+    while out and estimate_tokens(out + "…") > tokens:
+        out = out[: max(0, len(out) - max(1, len(out) // 10))]
+    return out + "…"

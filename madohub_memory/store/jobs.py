@@ -1,0 +1,53 @@
+"""Background job status rows (one per job name) and the run lock between processes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from madohub_memory.store.database import Store
+
+
+def get(store: Store, name: str) -> dict[str, Any] | None:
+    row = store.query_one("SELECT * FROM jobs WHERE name = ?", (name,))
+    return dict(row) if row else None
+
+
+def all_rows(store: Store) -> dict[str, dict[str, Any]]:
+    return {r["name"]: dict(r) for r in store.query("SELECT * FROM jobs")}
+
+
+def try_start(store: Store, name: str, owner: str, now: str, stale_before: str) -> bool:
+    """Mark a job as running by ``owner`` unless another live owner runs it already."""
+    with store.transaction():
+        store.execute("INSERT OR IGNORE INTO jobs (name) VALUES (?)", (name,))
+        changed = store.execute(
+            "UPDATE jobs SET running_by = ?, running_since = ? WHERE name = ?"
+            " AND (running_by IS NULL OR running_by = ? OR running_since < ?)",
+            (owner, now, name, owner, stale_before),
+        ).rowcount
+    return changed == 1
+
+
+def finish(
+    store: Store, name: str, owner: str, *, now: str, next_run: str | None, processed: int,
+    error: str | None, duration_ms: int,
+) -> None:
+    with store.transaction():
+        store.execute("INSERT OR IGNORE INTO jobs (name) VALUES (?)", (name,))
+        store.execute(
+            "UPDATE jobs SET last_run = ?, next_run = COALESCE(?, next_run), processed = ?,"
+            " total_processed = total_processed + ?, runs = runs + 1, last_duration_ms = ?,"
+            " last_error = ?,"
+            " last_error_at = CASE WHEN ? IS NULL THEN last_error_at ELSE ? END,"
+            " running_by = CASE WHEN running_by = ? THEN NULL ELSE running_by END,"
+            " running_since = CASE WHEN running_by = ? THEN NULL ELSE running_since END"
+            " WHERE name = ?",
+            (now, next_run, processed, processed, duration_ms, error, error, now,
+             owner, owner, name),
+        )
+
+
+def set_next_run(store: Store, name: str, next_run: str | None) -> None:
+    with store.transaction():
+        store.execute("INSERT OR IGNORE INTO jobs (name) VALUES (?)", (name,))
+        store.execute("UPDATE jobs SET next_run = ? WHERE name = ?", (next_run, name))

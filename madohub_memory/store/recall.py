@@ -1,0 +1,288 @@
+"""Queries behind recall: keyword search, embeddings, change feed, hits, log, decay state.
+
+Only active memories are ever returned by the search queries here (DESIGN invariant 1):
+every one of them filters on ``memories.status = 'active'``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from madohub_memory.store.database import Store
+
+_SQL_VARS = 500
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """Define ``mh_fts_text`` (what the keyword index stores for a content) on ``conn``."""
+
+    def fts_text(content: str | None) -> str:
+        from madohub_memory.recall.tokenize import index_text
+
+        return index_text(content or "")
+
+    conn.create_function("mh_fts_text", 1, fts_text, deterministic=True)
+
+
+def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
+    for start in range(0, len(ids), _SQL_VARS):
+        yield ids[start : start + _SQL_VARS]
+
+
+def _scope(namespaces: Sequence[str] | None, alias: str = "m") -> tuple[str, list[Any]]:
+    if not namespaces:
+        return "", []
+    marks = ", ".join("?" * len(namespaces))
+    return f" AND {alias}.namespace IN ({marks})", list(namespaces)
+
+
+# -- state ----------------------------------------------------------------------------
+
+
+def state_get(store: Store, key: str) -> str | None:
+    row = store.query_one("SELECT value FROM recall_state WHERE key = ?", (key,))
+    return None if row is None else str(row[0])
+
+
+def state_set(store: Store, key: str, value: str) -> None:
+    store.execute(
+        "INSERT INTO recall_state (key, value) VALUES (?, ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+# -- change feed ----------------------------------------------------------------------
+
+
+def last_change(store: Store) -> int:
+    row = store.query_one("SELECT COALESCE(MAX(seq), 0) FROM recall_changes")
+    return int(row[0])
+
+
+def first_change(store: Store) -> int:
+    row = store.query_one("SELECT COALESCE(MIN(seq), 0) FROM recall_changes")
+    return int(row[0])
+
+
+def changed_since(store: Store, seq: int) -> tuple[list[int], int]:
+    rows = store.query("SELECT seq, memory_id FROM recall_changes WHERE seq > ? ORDER BY seq", (seq,))
+    if not rows:
+        return [], seq
+    return sorted({int(r[1]) for r in rows}), int(rows[-1][0])
+
+
+def prune_changes(store: Store, keep: int = 200_000) -> None:
+    store.execute("DELETE FROM recall_changes WHERE seq <= (SELECT MAX(seq) FROM recall_changes) - ?", (keep,))
+
+
+# -- embeddings -----------------------------------------------------------------------
+
+
+def missing_embeddings(store: Store, model: str, limit: int) -> list[sqlite3.Row]:
+    """Active memories with no embedding for ``model`` matching their current content."""
+    return store.query(
+        "SELECT m.id, m.content, m.fingerprint FROM memories m"
+        " LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ?"
+        "  AND e.fingerprint = m.fingerprint"
+        " WHERE m.status = 'active' AND e.memory_id IS NULL ORDER BY m.id LIMIT ?",
+        (model, limit),
+    )
+
+
+def missing_embeddings_for(store: Store, model: str, ids: Sequence[int]) -> list[sqlite3.Row]:
+    """Like :func:`missing_embeddings`, among ``ids`` only (the incremental path)."""
+    out: list[sqlite3.Row] = []
+    for chunk in _chunks(list(ids)):
+        out += store.query(
+            "SELECT m.id, m.content, m.fingerprint FROM memories m"
+            " LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ?"
+            "  AND e.fingerprint = m.fingerprint"
+            f" WHERE m.status = 'active' AND e.memory_id IS NULL AND m.id IN ({', '.join('?' * len(chunk))})",
+            (model, *chunk),
+        )
+    return out
+
+
+def put_embeddings(store: Store, model: str, rows: Iterable[tuple[int, str, bytes]]) -> None:
+    store.conn.executemany(
+        "INSERT INTO memory_embeddings (memory_id, model, fingerprint, vector) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT(memory_id, model) DO UPDATE SET fingerprint = excluded.fingerprint,"
+        " vector = excluded.vector",
+        [(mid, model, fp, blob) for mid, fp, blob in rows],
+    )
+
+
+def active_vectors(store: Store, model: str, ids: Sequence[int] | None = None) -> list[sqlite3.Row]:
+    """(id, namespace, vector) of active memories whose embedding matches their content."""
+    sql = (
+        "SELECT m.id, m.namespace, e.vector FROM memories m JOIN memory_embeddings e"
+        " ON e.memory_id = m.id AND e.model = ? AND e.fingerprint = m.fingerprint"
+        " WHERE m.status = 'active'"
+    )
+    if ids is None:
+        return store.query(sql + " ORDER BY m.id", (model,))
+    out: list[sqlite3.Row] = []
+    for chunk in _chunks(list(ids)):
+        out += store.query(sql + f" AND m.id IN ({', '.join('?' * len(chunk))})", (model, *chunk))
+    return out
+
+
+# -- keyword search -------------------------------------------------------------------
+
+
+def bm25_search(
+    store: Store, match: str, namespaces: Sequence[str] | None, limit: int
+) -> list[tuple[int, float]]:
+    """Top ``limit`` active memories for an FTS5 MATCH string, best first (score > 0)."""
+    scope, params = _scope(namespaces)
+    rows = store.query(
+        "SELECT m.id, -bm25(memory_fts) AS score FROM memory_fts"
+        " JOIN memories m ON m.id = memory_fts.rowid"
+        f" WHERE memory_fts MATCH ? AND m.status = 'active'{scope}"
+        " ORDER BY score DESC LIMIT ?",
+        (match, *params, limit),
+    )
+    return [(int(r[0]), float(r[1])) for r in rows]
+
+
+def bm25_for_ids(store: Store, match: str, ids: Sequence[int]) -> dict[int, float]:
+    """Keyword scores of given memories (those that match at all), on the same scale as
+    :func:`bm25_search`: candidates found by vectors get their real keyword score."""
+    out: dict[int, float] = {}
+    for chunk in _chunks(list(ids)):
+        rows = store.query(
+            "SELECT rowid, -bm25(memory_fts) FROM memory_fts WHERE memory_fts MATCH ?"
+            f" AND rowid IN ({', '.join('?' * len(chunk))})",
+            (match, *chunk),
+        )
+        out.update((int(r[0]), float(r[1])) for r in rows)
+    return out
+
+
+def substring_search(
+    store: Store, needles: Sequence[str], namespaces: Sequence[str] | None, limit: int
+) -> list[int]:
+    """Active memories containing any needle verbatim (a fallback for very short terms)."""
+    if not needles:
+        return []
+    scope, params = _scope(namespaces)
+    cond = " OR ".join("instr(m.content, ?) > 0" for _ in needles)
+    rows = store.query(
+        f"SELECT m.id FROM memories m WHERE m.status = 'active'{scope} AND ({cond})"
+        " ORDER BY m.id DESC LIMIT ?",
+        (*params, *needles, limit),
+    )
+    return [int(r[0]) for r in rows]
+
+
+# -- candidate pools and rows ---------------------------------------------------------
+
+
+def recent_ids(store: Store, namespaces: Sequence[str] | None, limit: int) -> list[int]:
+    """The most recently created or used active memories (the recall working set)."""
+    if limit <= 0:
+        return []
+    scope, params = _scope(namespaces)
+    rows = store.query(
+        "SELECT m.id FROM memories m WHERE m.status = 'active'" + scope
+        + " ORDER BY max(m.created_at, COALESCE(m.last_hit_at, '')) DESC, m.id DESC LIMIT ?",
+        (*params, limit),
+    )
+    return [int(r[0]) for r in rows]
+
+
+def pinned_ids(store: Store, namespaces: Sequence[str] | None) -> list[int]:
+    scope, params = _scope(namespaces)
+    rows = store.query(
+        "SELECT m.id FROM memories m WHERE m.status = 'active' AND m.pinned = 1" + scope, params
+    )
+    return [int(r[0]) for r in rows]
+
+
+def active_rows(store: Store, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Rows of the given ids that are still active, with their originating turn ids."""
+    out: dict[int, dict[str, Any]] = {}
+    for chunk in _chunks(list(ids)):
+        marks = ", ".join("?" * len(chunk))
+        for row in store.query(
+            f"SELECT * FROM memories WHERE status = 'active' AND id IN ({marks})", chunk
+        ):
+            out[int(row["id"])] = {**dict(row), "turn_ids": []}
+        for row in store.query(
+            "SELECT m.id, s.turn_id FROM memories m"
+            " JOIN candidate_sightings s ON s.candidate_id = m.candidate_id"
+            f" WHERE m.id IN ({marks}) AND s.turn_id IS NOT NULL ORDER BY s.id",
+            chunk,
+        ):
+            entry = out.get(int(row[0]))
+            if entry is not None and row[1] not in entry["turn_ids"]:
+                entry["turn_ids"].append(row[1])
+    return out
+
+
+def record_hits(store: Store, ids: Sequence[int], now: str, restore_weight_kinds: Sequence[str]) -> None:
+    """Count a recall hit; an idle-demoted weight comes back to 1 for non-transient kinds."""
+    kinds = list(restore_weight_kinds) or [""]
+    marks = ", ".join("?" * len(kinds))
+    store.conn.executemany(
+        "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = ?,"
+        f" weight = CASE WHEN weight < 1.0 AND kind IN ({marks}) THEN 1.0 ELSE weight END"
+        " WHERE id = ? AND status = 'active'",
+        [(now, *kinds, mid) for mid in ids],
+    )
+
+
+def log_recall(
+    store: Store, *, at: str, source: str, query: str, namespace: str | None,
+    memory_ids: Sequence[int], token_estimate: int,
+) -> int:
+    cur = store.execute(
+        "INSERT INTO recall_log (at, source, query, namespace, memory_ids, token_estimate)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (at, source, query[:500], namespace, json.dumps(list(memory_ids)), token_estimate),
+    )
+    return int(cur.lastrowid or 0)
+
+
+def recent_log(store: Store, limit: int = 20) -> list[dict[str, Any]]:
+    rows = store.query("SELECT * FROM recall_log ORDER BY id DESC LIMIT ?", (limit,))
+    return [{**dict(r), "memory_ids": json.loads(r["memory_ids"])} for r in rows]
+
+
+# -- decay ----------------------------------------------------------------------------
+
+
+def decay_rows(store: Store) -> list[dict[str, Any]]:
+    """Every active memory with the fields the decay rules read."""
+    rows = store.query(
+        "SELECT id, kind, pinned, weight, hit_count, last_hit_at, created_at, updated_at"
+        " FROM memories WHERE status = 'active' ORDER BY weight, id"
+    )
+    return [dict(r) for r in rows]
+
+
+# -- the trigram comparison (bench only) ----------------------------------------------
+
+
+def build_trigram_index(store: Store) -> None:
+    """A throwaway trigram index over active memories, for ``bench/recall_quality.py``."""
+    with store.transaction():
+        store.execute("DROP TABLE IF EXISTS bench_trigram")
+        store.execute("CREATE VIRTUAL TABLE bench_trigram USING fts5(text, tokenize = 'trigram')")
+        store.execute(
+            "INSERT INTO bench_trigram (rowid, text) SELECT id, content FROM memories"
+            " WHERE status = 'active'"
+        )
+
+
+def trigram_search(store: Store, match: str, limit: int) -> list[tuple[int, float]]:
+    rows = store.query(
+        "SELECT rowid, -bm25(bench_trigram) AS s FROM bench_trigram WHERE bench_trigram MATCH ?"
+        " ORDER BY s DESC LIMIT ?",
+        (match, limit),
+    )
+    return [(int(r[0]), float(r[1])) for r in rows]

@@ -1,0 +1,92 @@
+"""Every tab and the turn viewer rendered in English and in Simplified Chinese."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
+from test_gui_helpers import open_window
+
+from madohub_memory.gui.i18n import TsTranslator
+from madohub_memory.services.demo import load_demo, resources_dir
+
+pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+# Words that stay as they are in Chinese: product and model names, key names, formats.
+ALLOWED = {"MadoHub", "Ctrl", "Enter", "Del", "JSONL", "jsonl", "OpenAI", "API", "USE", "MiniLM",
+           "English", "Claude", "Code", "default", "shop", "blog", "Space"}
+
+
+def untranslated(texts: list[str]) -> list[str]:
+    bad = []
+    for text in texts:
+        words = [w for w in LATIN_WORD.findall(text.replace("&", "")) if w not in ALLOWED]
+        if words:
+            bad.append(text)
+    return bad
+
+
+def visible_texts(widget) -> list[str]:
+    texts = []
+    for child in widget.findChildren(QLabel):
+        if child.isVisibleTo(widget) and child.objectName() not in ("facts", "nearest", "detailTitle"):
+            texts.append(child.text())
+    for child in widget.findChildren(QAbstractButton):
+        if child.isVisibleTo(widget):
+            texts.append(child.text())
+    for child in widget.findChildren(QGroupBox):
+        texts.append(child.title())
+    return [t for t in texts if t and not t.startswith("<")]
+
+
+def test_chinese_interface_has_no_english_left(qtbot, svc, db_path, tmp_path, clock):
+    load_demo(svc)
+    with open_window(qtbot, db_path, tmp_path, clock, lang="zh_CN") as win:
+        titles = [win.tabs.tabText(i) for i in range(win.tabs.count())]
+        assert titles[:3] == ["待审核（15）", "已批准", "高级"]
+        assert untranslated(titles) == []
+        model = win.pending.model
+        headers = [model.headerData(c, Qt.Orientation.Horizontal)
+                   for c in range(model.columnCount())]
+        assert untranslated(headers) == []
+        cells = [model.index(r, c).data() or "" for r in range(model.rowCount()) for c in (1, 3, 6, 7)]
+        assert untranslated(cells) == []
+        for page in (win.pending, win.approved, win.advanced):
+            assert untranslated(visible_texts(page)) == [], page
+        assert "偏好" in win.pending.detail.kind.itemText(0)
+        # the turn viewer: roles and controls in Chinese
+        turn = svc.review.get(model.id_at(0)).turn_ids[0]
+        win.open_turn(turn)
+        viewer = win.turn_viewer
+        qtbot.waitUntil(lambda: viewer.loaded, timeout=5000)
+        body = viewer.browser.toPlainText()
+        assert "用户" in body and "User" not in body
+        assert viewer.windowTitle() == "来源轮次"
+        assert untranslated(visible_texts(viewer)) == []
+
+
+def test_english_interface_and_live_language_switch(qtbot, svc, db_path, tmp_path, clock):
+    load_demo(svc)
+    with open_window(qtbot, db_path, tmp_path, clock, lang="en") as win:
+        assert win.tabs.tabText(0) == "Pending (15)"
+        assert win.tabs.tabText(2) == "Advanced"
+        win.tabs.setCurrentIndex(2)
+        combo = win.advanced.language
+        combo.setCurrentIndex(combo.findData("zh_CN"))
+        qtbot.waitUntil(lambda: win.tabs.tabText(2) == "高级", timeout=5000)
+        assert win.tabs.currentIndex() == 2
+        assert svc.settings.get("ui.language") == "zh_CN"
+        qtbot.waitUntil(lambda: win.tabs.tabText(0) == "待审核（15）", timeout=5000)
+        turn = svc.review.get(win.pending.model.id_at(0) or 1).turn_ids[0]
+        win.open_turn(turn)
+        qtbot.waitUntil(lambda: win.turn_viewer.loaded, timeout=5000)
+
+
+def test_every_chinese_message_is_translated():
+    ts = resources_dir() / "translations" / "madohub_zh_CN.ts"
+    text = ts.read_text(encoding="utf-8")
+    assert 'type="unfinished"' not in text
+    assert TsTranslator(Path(ts)).translate("Vocab", "postmortem") == "复盘"

@@ -1,0 +1,42 @@
+"""``madohub-memory gui --demo --screenshot``: a real process renders a PNG and exits,
+and the demo never touches the real database."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtGui import QImage
+
+
+@pytest.mark.parametrize(("tab", "lang"), [("pending", "en"), ("advanced", "zh_CN")])
+def test_screenshot_command_writes_a_png(tmp_path, tab, lang):
+    real_db = tmp_path / "real.db"
+    shot = tmp_path / f"{tab}.png"
+    env = {**os.environ, "MADOHUB_DB": str(real_db), "QT_QPA_PLATFORM": "offscreen",
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "TMPDIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "madohub_memory", "gui", "--demo", "--screenshot", str(shot),
+         "--tab", tab, "--lang", lang],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(shot))
+    assert image.width() == 1280 and image.height() == 800
+    assert not real_db.exists()  # the demo works on its own copy
+
+
+def test_screenshot_of_an_unreadable_database_is_one_sentence(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    result = subprocess.run(
+        [sys.executable, "-m", "madohub_memory", "gui", "--db", str(bad), "--screenshot",
+         str(tmp_path / "x.png")],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")},
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().startswith("madohub-memory:")
