@@ -63,6 +63,27 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
+def start_background_jobs(path: Path) -> list:
+    """Start extraction, folder watching and sweeps beside the dashboard, off the GUI thread
+    (building the scheduler reads settings from SQLite). Returns a list that receives the
+    scheduler once it runs, so the caller can shut it down."""
+    import logging
+    import threading
+
+    from madohub_memory.workers import start_workers
+
+    started: list = []
+
+    def start() -> None:
+        try:
+            started.append(start_workers(path))
+        except Exception:  # the dashboard works without background jobs; the Advanced tab shows them idle
+            logging.getLogger(__name__).exception("background jobs did not start")
+
+    threading.Thread(target=start, name="madohub-jobs-start", daemon=True).start()
+    return started
+
+
 def run(args: argparse.Namespace) -> int:
     if args.screenshot:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -96,7 +117,12 @@ def run(args: argparse.Namespace) -> int:
             return 0
         worker.start_polling()
         window.show()
-        return int(app.exec())
+        schedulers = start_background_jobs(path)
+        try:
+            return int(app.exec())
+        finally:
+            for scheduler in schedulers:
+                scheduler.shutdown(wait=False)
     finally:
         window.close()
         worker.stop()

@@ -106,4 +106,6 @@ def create_demo_db(directory: str | Path | None = None) -> Path:
         Path(str(path) + suffix).unlink(missing_ok=True)
     with Services.open(path) as svc:
         load_demo(svc)
+        # A demo copy must not pull the person's real transcripts into itself.
+        svc.settings.set("workers.watch_enabled", False)
     return path
