@@ -38,6 +38,8 @@ def test_reversed_negated_or_renumbered_statements_stay_apart(svc):
     assert submit(svc, "The API listens on port 9090.", kind="fact").outcome == "new"
     assert not compatible("用 pnpm 而不是 npm", "用 npm 而不是 pnpm")
     assert compatible("用户的工作不错", "用户的工作很好")
+    assert not compatible("User likes cilantro.", "User hates cilantro.")
+    assert not compatible("用户喜欢香菜。", "用户讨厌香菜。")
 
 
 def test_other_kind_or_namespace_is_not_equivalent(svc):

@@ -291,10 +291,8 @@ def _content_words(sentence: str) -> int:
 
 
 def _kind_of(sentence: str, cues: list[tuple[str, re.Pattern[str], float]]) -> tuple[str, float] | None:
-    for kind, pattern, strength in cues:
-        if pattern.search(sentence):
-            return kind, strength
-    return None
+    """The first (strongest) cue that matches: postmortem > decision > preference > pattern > …"""
+    return next(((kind, strength) for kind, pattern, strength in cues if pattern.search(sentence)), None)
 
 
 class OfflineExtractor:
@@ -533,20 +531,14 @@ _PAST_MARK = re.compile(r"ed$")
 _SELF_SUBJ = re.compile(r"\b(I)\b(\s+)(\w+)(?:(\s+)(\w+))?")
 
 
+_IRREGULAR_3RD = {"am": "is", "'m": "is", "have": "has", "do": "does", "don't": "doesn't",
+                  "haven't": "hasn't", "go": "goes"}
+
+
 def _third_person(verb: str) -> str:
     low = verb.lower()
-    if low in ("am", "'m"):
-        return "is"
-    if low == "have":
-        return "has"
-    if low == "do":
-        return "does"
-    if low == "don't":
-        return "doesn't"
-    if low == "haven't":
-        return "hasn't"
-    if low == "go":
-        return "goes"
+    if low in _IRREGULAR_3RD:
+        return _IRREGULAR_3RD[low]
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
     if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":

@@ -36,6 +36,9 @@ MAX_QUERY_CHARS = 2000
 MODES = ("hybrid", "vector", "keyword")
 _SOURCE_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 _SHORT_CJK = 2
+COMMON_MIN_STORE = 20_000
+COMMON_SHARE = 0.05
+_DF_CACHE: dict[tuple[str, str], tuple[int, int]] = {}
 
 HEADERS = {
     "en": "Recalled memories (approved earlier; they may be out of date, check before relying on them):",
@@ -162,7 +165,7 @@ class RecallService:
     def _keyword(self, text: str, scope: list[str] | None, limit: int) -> tuple[str | None, dict[int, float]]:
         """(the MATCH expression, BM25 scores of the keyword top ``limit``)."""
         terms = tokenize.query_terms(text)
-        match = tokenize.match_expression(terms)
+        match = tokenize.match_expression(self._without_common(terms))
         if match is None:
             return None, {}
         found = dict(recall_rows.bm25_search(self.svc.store, match, scope, limit))
@@ -172,6 +175,32 @@ class RecallService:
             for memory_id in recall_rows.substring_search(self.svc.store, short, scope, limit):
                 found[memory_id] = 1.0
         return match, found
+
+    def _without_common(self, terms: list[str]) -> list[str]:
+        """Drop near-stop-words from the query of a big store.
+
+        BM25 has to score every memory an OR query matches: at 100,000 memories a term
+        found in 10% of them costs ~10 ms and adds little (its IDF is low). Above
+        ``COMMON_MIN_STORE`` memories, terms in more than ``COMMON_SHARE`` of them are
+        dropped (the two rarest are kept if every term is that common). Document counts are
+        cached per process and refreshed when the store has grown by a tenth.
+        """
+        store = self.svc.store
+        total = recall_rows.memory_count_estimate(store)
+        if total < COMMON_MIN_STORE or len(terms) <= 1:
+            return terms
+        db = recall_rows.state_get(store, "index_id") or str(store.path)
+        counts: dict[str, int] = {}
+        for term in terms:
+            cached = _DF_CACHE.get((db, term))
+            if cached is None or total > cached[1] * 1.1 or total < cached[1] * 0.9:
+                if len(_DF_CACHE) > 50_000:
+                    _DF_CACHE.clear()
+                count = recall_rows.term_doc_count(store, tokenize.match_expression([term]) or '""')
+                cached = _DF_CACHE[(db, term)] = (count, total)
+            counts[term] = cached[0]
+        kept = [t for t in terms if counts[t] <= COMMON_SHARE * total]
+        return kept or sorted(terms, key=lambda t: counts[t])[:2]
 
     def _record(self, hits: list[Hit], query: str, namespace: str | None, source: str) -> None:
         store = self.svc.store

@@ -48,8 +48,14 @@ _ORDERED = re.compile(
 )
 
 
+_AVERSION = re.compile(r"\b(?:hates?|hated|dislikes?|disliked|detests?|can't stand|avoids?)\b|讨厌|厌恶|受不了|反感", re.I)
+
+
 def compatible(a: str, b: str) -> bool:
-    """False when two similar texts differ in negation, numbers or the order of a comparison."""
+    """False when two similar texts differ in negation, aversion ("likes" vs "hates"), numbers
+    or the order of a comparison."""
+    if bool(_AVERSION.search(a)) != bool(_AVERSION.search(b)):
+        return False
     a_neg = _NEGATION.findall(_NOT_NEGATION_ZH.sub("", a))
     b_neg = _NEGATION.findall(_NOT_NEGATION_ZH.sub("", b))
     if len(a_neg) % 2 != len(b_neg) % 2:

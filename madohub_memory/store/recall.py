@@ -187,20 +187,35 @@ def recent_ids(store: Store, namespaces: Sequence[str] | None, limit: int) -> li
     if limit <= 0:
         return []
     scope, params = _scope(namespaces)
-    rows = store.query(
-        "SELECT m.id FROM memories m WHERE m.status = 'active'" + scope
-        + " ORDER BY max(m.created_at, COALESCE(m.last_hit_at, '')) DESC, m.id DESC LIMIT ?",
-        (*params, limit),
-    )
-    return [int(r[0]) for r in rows]
+    found: dict[int, str] = {}
+    for column in ("created_at", "last_hit_at"):
+        rows = store.query(
+            f"SELECT m.id, m.{column} FROM memories m WHERE m.status = 'active'"
+            f" AND m.{column} IS NOT NULL{scope} ORDER BY m.{column} DESC LIMIT ?",
+            (*params, limit),
+        )
+        for memory_id, stamp in rows:
+            found[int(memory_id)] = max(found.get(int(memory_id), ""), stamp)
+    return sorted(found, key=lambda i: (found[i], i), reverse=True)[:limit]
 
 
 def pinned_ids(store: Store, namespaces: Sequence[str] | None) -> list[int]:
     scope, params = _scope(namespaces)
     rows = store.query(
-        "SELECT m.id FROM memories m WHERE m.status = 'active' AND m.pinned = 1" + scope, params
+        "SELECT m.id FROM memories m WHERE m.pinned = 1 AND m.status = 'active'" + scope, params
     )
     return [int(r[0]) for r in rows]
+
+
+def term_doc_count(store: Store, match: str) -> int:
+    """How many memories (any status) a one-term MATCH string hits."""
+    row = store.query_one("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,))
+    return int(row[0])
+
+
+def memory_count_estimate(store: Store) -> int:
+    row = store.query_one("SELECT COALESCE(MAX(id), 0) FROM memories")
+    return int(row[0])
 
 
 def active_rows(store: Store, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
