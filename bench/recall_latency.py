@@ -1,6 +1,7 @@
 """Recall latency, index build time, insert cost as the store grows, and memory use.
 
-Loads synthetic memories (English, with one in ten Chinese) in big transactions up to
+Loads synthetic memories (English, one in three citing a ticket id, one in ten Chinese)
+in big transactions up to
 ``--memories``; at each checkpoint measures the cost of adding one approved memory
 (store insert with its triggers + embedding it into the live index), and at the end:
 
@@ -51,14 +52,16 @@ CHINESE = ["用户喜欢用深色主题", "项目的数据库是PostgreSQL", "�
 QUERIES = ["which package manager does the user prefer", "where are logs sent", "database for the billing service",
            "how is the mobile app deployed", "what happened after the security audit", "CI pipeline tool",
            "feature flags in production", "caching layer", "用什么数据库", "什么时候发布新版本", "timestamps timezone",
-           "infrastructure as code", "why was the parser rewritten", "frontend build tool", "message queue"]
+           "infrastructure as code", "why was the parser rewritten", "frontend build tool", "message queue",
+           "what was decided in ticket MH-1234", "ticket MH-20417 billing", "MH-777 outage notes"]
 
 
 def sentence(rng: random.Random, i: int) -> str:
     if i % 10 == 9:
         return f"{rng.choice(CHINESE)}（记录 {i}）"
+    ticket = f", see ticket MH-{rng.randint(1, 30_000)}" if i % 3 == 0 else ""
     return (f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} "
-            f"{rng.choice(QUALIFIERS)} (note {i}).")
+            f"{rng.choice(QUALIFIERS)}{ticket} (note {i}).")
 
 
 def item(rng: random.Random, i: int) -> dict[str, Any]:

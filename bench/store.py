@@ -36,12 +36,18 @@ def sentence(rng: random.Random, i: int) -> str:
 
 
 def fill(svc: Services, start: int, stop: int, rng: random.Random) -> None:
-    for chunk in range(start, stop, 5000):
+    """Submit candidates in chunks, embedding each chunk in one batch first (as ingest does)."""
+    from madohub_memory.services.semantic_dedup import prime
+
+    for chunk in range(start, stop, 2000):
+        drafts = [
+            CandidateDraft(sentence(rng, i), rng.choice(KINDS), f"workspace:p{i % 20}", "turn", 0.7, (f"turn-{i}",))
+            for i in range(chunk, min(chunk + 2000, stop))
+        ]
+        prime(svc, [d.content for d in drafts])
         with svc.store.transaction():
-            for i in range(chunk, min(chunk + 5000, stop)):
-                svc.review.submit(CandidateDraft(
-                    sentence(rng, i), rng.choice(KINDS), f"workspace:p{i % 20}", "turn", 0.7, (f"turn-{i}",)
-                ))
+            for draft in drafts:
+                svc.review.submit(draft)
 
 
 def insert_cost(svc: Services, rng: random.Random, base: int, samples: int) -> float:
@@ -97,6 +103,7 @@ def main() -> int:
         "insert_growth_ratio": round(cost_large / cost_small, 2),
         "bulk_fill_candidates_per_s": round((args.candidates - 1000 - args.samples) / fill_seconds),
         "db_size_mb": round(size_mb, 1),
+        "semantic_dedup": args.semantic,
         "targets": {"approve_reject_median_ms": 10, "insert_growth_ratio_max": 2.0},
     }
     if args.json:

@@ -10,8 +10,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from madohub_memory.core.clock import Clock  # noqa: E402
-from madohub_memory.services import Services  # noqa: E402
+from madohub_memory.core.clock import Clock
+from madohub_memory.services import Services
 
 SHARED_EVAL_DEV = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 

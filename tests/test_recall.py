@@ -176,3 +176,68 @@ def test_cli_recall_json_and_render(db_path, shop, capsys) -> None:
     assert "query is empty" in capsys.readouterr().err
     assert main(["recall", "x", "-k", "0", "--db", str(db_path)]) == 1
     assert main(["recall", "x", "--namespace", "nope", "--db", str(db_path)]) == 1
+
+
+def test_vector_index_incremental_equals_full_rebuild(svc: Services) -> None:
+    """Growing past the preallocated rows, deletes and status changes keep the live matrix
+    identical (as a mapping id -> vector) to one rebuilt from the database."""
+    import numpy as np
+
+    from madohub_memory.recall import vector_index
+
+    first = approved(svc, "Seed memory about gardening")
+    index = svc.recall.index()
+    with svc.store.transaction():
+        for i in range(1100):
+            svc.store.execute(
+                "INSERT INTO memories (content, kind, namespace, fingerprint, created_at, updated_at)"
+                " VALUES (?, 'fact', 'persona:default', ?, '2026-11-01T09:00:00.000Z', '2026-11-01T09:00:00.000Z')",
+                (f"Bulk fact number {i} about topic {i % 7}", f"fp{i}"),
+            )
+    svc.memories.set_status(first, "deprecated")
+    svc.memories.delete(5)
+    index = svc.recall.index()
+    live = {int(index.ids[p]): index.matrix[p].copy() for p in range(len(index))}
+    vector_index._indexes.clear()
+    rebuilt = svc.recall.index()
+    fresh = {int(rebuilt.ids[p]): rebuilt.matrix[p] for p in range(len(rebuilt))}
+    assert set(live) == set(fresh) and len(live) == 1099
+    assert first not in live and 5 not in live
+    assert all(np.allclose(live[i], fresh[i]) for i in fresh)
+    assert all(index.position[int(index.ids[p])] == p for p in range(len(index)))
+
+
+def test_projected_search_finds_what_the_exact_scan_finds(svc: Services) -> None:
+    """Big indexes scan a 192-dim projection first, then rescore exactly: the top results
+    match the exact scan's, scoped or not, and after incremental changes."""
+    import numpy as np
+
+    from madohub_memory.recall.embeddings import get_embedder
+
+    topics = ["deploys", "databases", "coffee", "testing", "billing", "holidays", "fonts"]
+    with svc.store.transaction():
+        for i in range(1400):
+            svc.store.execute(
+                "INSERT INTO memories (content, kind, namespace, fingerprint, created_at, updated_at)"
+                " VALUES (?, 'fact', ?, ?, '2026-11-01T09:00:00.000Z', '2026-11-01T09:00:00.000Z')",
+                (f"Note {i}: the team discussed {topics[i % 7]} and {topics[(i * 3) % 7]} on day {i % 31}",
+                 f"workspace:p{i % 4}", f"fp{i}"),
+            )
+    index = svc.recall.index()
+    assert index.proj is None  # small: exact scan
+    index.reduce_min = 1000
+    index._maybe_fit()
+    assert index.proj is not None and index.proj.shape == (512, 192)
+    approved(svc, "Brand new memory about fonts and kerning", namespace="workspace:p1")
+    svc.memories.delete(7)
+    index = svc.recall.index()
+    n = len(index)
+    assert np.allclose(index.reduced[:n], index.matrix[:n] @ index.proj, atol=1e-5)
+    for text in ("fonts for the landing page", "billing run on day 3", "coffee"):
+        q = get_embedder().encode([text])[0]
+        for scope in (None, ["workspace:p1"]):
+            exact = index.matrix[:n] @ q
+            if scope:
+                exact[~np.isin(index.ns_codes[:n], [index.namespaces["workspace:p1"]])] = -np.inf
+            best = [int(index.ids[i]) for i in np.argsort(-exact)[:10]]
+            assert [i for i, _ in index.search(q, scope, 10)] == best

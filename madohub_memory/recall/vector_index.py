@@ -21,6 +21,11 @@ from madohub_memory.store import recall as recall_rows
 from madohub_memory.store.database import Store
 
 EMBED_BATCH = 256
+BULK_CHANGE = 5_000
+REDUCE_MIN = 20_000  # from this many rows, search a projected copy first
+REDUCED_DIM = 192
+RERANK_MIN = 200
+RERANK_FACTOR = 4
 
 
 class VectorIndex:
@@ -37,6 +42,13 @@ class VectorIndex:
         self.position: dict[int, int] = {}
         self.seq = -1
         self._size = 0
+        # Above ``reduce_min`` rows: a projection on the top principal directions (of the
+        # uncentred second moment, which best preserves dot products) and the projected rows.
+        # A search scans the 192-dim copy (a third less memory traffic than 512 dims, the
+        # bottleneck of a matrix-vector product), then rescores the best few hundred exactly.
+        self.reduce_min = REDUCE_MIN
+        self.proj: np.ndarray | None = None
+        self.reduced = np.zeros((0, REDUCED_DIM), dtype=np.float32)
 
     def __len__(self) -> int:
         return self._size
@@ -78,6 +90,12 @@ class VectorIndex:
                 self.seq = last
                 return
             changed, new_seq = recall_rows.changed_since(store, self.seq)
+            if len(changed) > max(BULK_CHANGE, self._size // 4):
+                # A bulk import: stream everything rather than hold the changed blobs at once.
+                self.embed_missing(store, embedder)
+                self._load_all(store)
+                self.seq = new_seq
+                return
             self._embed_ids(store, embedder, changed)
             self._apply(store, changed)
             self.seq = new_seq
@@ -100,24 +118,51 @@ class VectorIndex:
         return code
 
     def _load_all(self, store: Store) -> None:
-        rows = recall_rows.active_vectors(store, self.model)
-        n = len(rows)
-        capacity = max(1024, int(n * 1.25))
+        # Size the matrix first and stream the rows into it: holding every blob in a list
+        # as well would double the peak memory at 100,000 memories.
+        n = recall_rows.count_active_vectors(store, self.model)
+        capacity = n + max(1024, n // 10)
+        self.matrix = np.zeros(0, dtype=np.float32)  # free the old matrix before the new one
         self.matrix = np.zeros((capacity, self.dim), dtype=np.float32)
         self.ids = np.full(capacity, -1, dtype=np.int64)
         self.ns_codes = np.full(capacity, -1, dtype=np.int32)
         self.position = {}
-        for i, row in enumerate(rows):
-            self.matrix[i] = from_blob(row["vector"])
-            self.ids[i] = int(row["id"])
-            self.ns_codes[i] = self._code(row["namespace"])
-            self.position[int(row["id"])] = i
-        self._size = n
+        self._size = 0
+        self.proj = None
+        self.reduced = np.zeros((0, REDUCED_DIM), dtype=np.float32)
+        for row in recall_rows.iter_active_vectors(store, self.model):
+            pos = self._append()
+            memory_id = int(row["id"])
+            self.matrix[pos] = from_blob(row["vector"])
+            self.ids[pos] = memory_id
+            self.ns_codes[pos] = self._code(row["namespace"])
+            self.position[memory_id] = pos
+        self._maybe_fit()
+
+    def _maybe_fit(self) -> None:
+        """Fit the projection once the index is big enough (again after a full reload)."""
+        if self.proj is not None or self._size < self.reduce_min or self.dim <= REDUCED_DIM:
+            return
+        n = self._size
+        rng = np.random.default_rng(0)
+        sample = self.matrix[rng.choice(n, size=min(n, 20_000), replace=False)]
+        _, vectors = np.linalg.eigh(sample.T @ sample)
+        self.proj = np.ascontiguousarray(vectors[:, ::-1][:, :REDUCED_DIM], dtype=np.float32)
+        self.reduced = np.zeros((len(self.ids), REDUCED_DIM), dtype=np.float32)
+        for start in range(0, n, 20_000):
+            stop = min(n, start + 20_000)
+            self.reduced[start:stop] = self.matrix[start:stop] @ self.proj
+
+    def _set_row(self, pos: int, vector: np.ndarray) -> None:
+        self.matrix[pos] = vector
+        if self.proj is not None:
+            self.reduced[pos] = self.matrix[pos] @ self.proj
 
     def _apply(self, store: Store, changed: Sequence[int]) -> None:
         if not changed:
             return
         fresh = {int(r["id"]): r for r in recall_rows.active_vectors(store, self.model, changed)}
+        self._reserve(self._size + sum(1 for i in fresh if i not in self.position))
         for memory_id in changed:
             row = fresh.get(memory_id)
             pos = self.position.get(memory_id)
@@ -129,15 +174,25 @@ class VectorIndex:
                 pos = self._append()
                 self.position[memory_id] = pos
                 self.ids[pos] = memory_id
-            self.matrix[pos] = from_blob(row["vector"])
+            self._set_row(pos, from_blob(row["vector"]))
             self.ns_codes[pos] = self._code(row["namespace"])
+        self._maybe_fit()
+
+    def _reserve(self, size: int) -> None:
+        """Grow the arrays once to hold ``size`` rows (plus a tenth of headroom)."""
+        if size <= len(self.ids):
+            return
+        capacity = size + max(1024, size // 10)
+        grow = capacity - len(self.ids)
+        self.matrix = np.concatenate([self.matrix, np.zeros((grow, self.dim), dtype=np.float32)])
+        self.ids = np.concatenate([self.ids, np.full(grow, -1, dtype=np.int64)])
+        self.ns_codes = np.concatenate([self.ns_codes, np.full(grow, -1, dtype=np.int32)])
+        if self.proj is not None:
+            self.reduced = np.concatenate([self.reduced, np.zeros((grow, REDUCED_DIM), dtype=np.float32)])
 
     def _append(self) -> int:
         if self._size == len(self.ids):
-            grow = max(1024, len(self.ids) // 2)
-            self.matrix = np.vstack([self.matrix, np.zeros((grow, self.dim), dtype=np.float32)])
-            self.ids = np.concatenate([self.ids, np.full(grow, -1, dtype=np.int64)])
-            self.ns_codes = np.concatenate([self.ns_codes, np.full(grow, -1, dtype=np.int32)])
+            self._reserve(self._size + 1)
         self._size += 1
         return self._size - 1
 
@@ -148,6 +203,8 @@ class VectorIndex:
         if pos != last:
             moved = int(self.ids[last])
             self.matrix[pos] = self.matrix[last]
+            if self.proj is not None:
+                self.reduced[pos] = self.reduced[last]
             self.ids[pos] = moved
             self.ns_codes[pos] = self.ns_codes[last]
             self.position[moved] = pos
@@ -158,22 +215,43 @@ class VectorIndex:
 
     # -- search ---------------------------------------------------------------------
 
-    def scores(self, query: np.ndarray, namespaces: Sequence[str] | None) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, cosine similarities) of every memory in scope."""
+    def search(self, query: np.ndarray, namespaces: Sequence[str] | None, k: int) -> list[tuple[int, float]]:
+        """The ``k`` memories in scope most similar to ``query``: (id, cosine), best first."""
         with self.lock:
             n = self._size
-            sims = self.matrix[:n] @ np.asarray(query, dtype=np.float32).reshape(-1)
-            ids = self.ids[:n]
-            if namespaces:
-                codes = [self.namespaces[ns] for ns in namespaces if ns in self.namespaces]
-                if len(codes) < len(self.namespaces):
-                    mask = np.isin(self.ns_codes[:n], codes)
-                    return ids[mask], sims[mask]
-            return ids.copy(), sims
+            if n == 0 or k <= 0:
+                return []
+            q = np.asarray(query, dtype=np.float32).reshape(-1)
+            mask = self._scope_mask(namespaces, n)
+            shortlist = max(RERANK_MIN, k * RERANK_FACTOR)
+            if self.proj is not None and n > shortlist:
+                approx = self.reduced[:n] @ (q @ self.proj)
+                if mask is not None:
+                    approx[~mask] = -np.inf
+                rows = np.argpartition(-approx, shortlist - 1)[:shortlist]
+                rows = rows[approx[rows] > -np.inf]
+                return self.top(self.ids[rows], self.matrix[rows] @ q, k)
+            sims = self.matrix[:n] @ q
+            if mask is not None:
+                sims[~mask] = -np.inf
+            return self.top(self.ids[:n], sims, k)
+
+    def _scope_mask(self, namespaces: Sequence[str] | None, n: int) -> np.ndarray | None:
+        """Rows in scope (``None``: every row)."""
+        if not namespaces:
+            return None
+        codes = [self.namespaces[ns] for ns in namespaces if ns in self.namespaces]
+        if len(codes) == len(self.namespaces):
+            return None
+        return np.isin(self.ns_codes[:n], codes)
 
     @staticmethod
     def top(ids: np.ndarray, sims: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The ``k`` best (id, cosine) pairs; rows at -inf (out of scope) never count."""
         if k <= 0 or len(ids) == 0:
+            return []
+        k = min(k, int(np.count_nonzero(sims > -np.inf)))
+        if k <= 0:
             return []
         part = np.argpartition(-sims, k - 1)[:k] if len(ids) > k else np.arange(len(ids))
         order = part[np.argsort(-sims[part], kind="stable")]

@@ -314,12 +314,7 @@ class IngestService:
                     texts.append(self.svc.review.validate(draft).content)
                 except UserError:
                     continue
-            # Small chunks run the embedder single-threaded: on this shared 2-core machine a
-            # two-thread batch of 1,200 texts took 20-26 s, the same texts in chunks of 16 took 4 s.
-            from madohub_memory.recall.embeddings import SMALL_BATCH
-
-            for start in range(0, len(texts), SMALL_BATCH):
-                index.embed(texts[start:start + SMALL_BATCH])
+            index.embed(texts)
         except Exception as exc:
             log.warning("could not pre-compute draft embeddings: %s", exc)
 

@@ -37,7 +37,7 @@ MODES = ("hybrid", "vector", "keyword")
 _SOURCE_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 _SHORT_CJK = 2
 COMMON_MIN_STORE = 20_000
-COMMON_SHARE = 0.05
+COMMON_SHARE = 0.02
 _DF_CACHE: dict[tuple[str, str], tuple[int, int]] = {}
 
 HEADERS = {
@@ -135,24 +135,21 @@ class RecallService:
         keyword: dict[int, float] = {}
         index: VectorIndex | None = None
         query_vector: np.ndarray | None = None
-        match: str | None = None
         if mode != "keyword":
             index = self.index()
             query_vector = get_embedder(index.model).encode([text])[0]
-            ids, sims = index.scores(query_vector, scope)
-            vector = dict(VectorIndex.top(ids, sims, settings.get("recall.vector_k")))
-        if mode != "vector":
-            match, keyword = self._keyword(text, scope, settings.get("recall.keyword_k"))
-        pool = set(vector) | set(keyword)
+            vector = dict(index.search(query_vector, scope, settings.get("recall.vector_k")))
+        pool = set(vector)
         if mode == "hybrid":
             pool |= set(recall_rows.recent_ids(store, scope, settings.get("recall.recent_n")))
             pool |= set(recall_rows.pinned_ids(store, scope))
-            # Score both signals on the whole pool: a memory one signal found but the other
-            # ranked below its top-K still gets its real score from the other.
+        if mode != "vector":
+            # In the same pass, the vector candidates get their real keyword score too.
+            keyword = self._keyword(text, scope, settings.get("recall.keyword_k"), sorted(pool))
+            pool |= set(keyword)
+        if mode == "hybrid":
             assert index is not None and query_vector is not None
             vector.update(_cosines(index, query_vector, pool - set(vector)))
-            if match is not None:
-                keyword.update(recall_rows.bm25_for_ids(store, match, sorted(pool - set(keyword))))
         share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
         similarity = ranking.fuse(vector, keyword, share)
         rows = recall_rows.active_rows(store, sorted(pool))
@@ -162,28 +159,32 @@ class RecallService:
             self._record(hits, text, namespace, source)
         return hits
 
-    def _keyword(self, text: str, scope: list[str] | None, limit: int) -> tuple[str | None, dict[int, float]]:
-        """(the MATCH expression, BM25 scores of the keyword top ``limit``)."""
+    def _keyword(
+        self, text: str, scope: list[str] | None, limit: int, wanted: list[int]
+    ) -> dict[int, float]:
+        """BM25 scores of the keyword top ``limit`` and of the ``wanted`` ids that match."""
         terms = tokenize.query_terms(text)
         match = tokenize.match_expression(self._without_common(terms))
         if match is None:
-            return None, {}
-        found = dict(recall_rows.bm25_search(self.svc.store, match, scope, limit))
+            return {}
+        found = dict(recall_rows.bm25_search(self.svc.store, match, scope, limit, wanted))
         short = [t for t in terms if tokenize.has_cjk(t) and len(t) <= _SHORT_CJK]
-        if not found and short:
-            # A short Chinese term the index segmented differently: match it verbatim.
+        if not found and short and recall_rows.memory_count_estimate(self.svc.store) < COMMON_MIN_STORE:
+            # A short Chinese term the index segmented differently: match it verbatim
+            # (a scan of every memory, so only while the store is small).
             for memory_id in recall_rows.substring_search(self.svc.store, short, scope, limit):
                 found[memory_id] = 1.0
-        return match, found
+        return found
 
     def _without_common(self, terms: list[str]) -> list[str]:
         """Drop near-stop-words from the query of a big store.
 
         BM25 has to score every memory an OR query matches: at 100,000 memories a term
         found in 10% of them costs ~10 ms and adds little (its IDF is low). Above
-        ``COMMON_MIN_STORE`` memories, terms in more than ``COMMON_SHARE`` of them are
-        dropped (the two rarest are kept if every term is that common). Document counts are
-        cached per process and refreshed when the store has grown by a tenth.
+        ``COMMON_MIN_STORE`` memories, terms in more than ``COMMON_SHARE`` (2%) of them are
+        dropped; when every term is that common the keyword signal has nothing to add and the
+        recall is by vectors alone. Document counts are cached per process and refreshed when
+        the store has grown by a tenth.
         """
         store = self.svc.store
         total = recall_rows.memory_count_estimate(store)
@@ -199,8 +200,7 @@ class RecallService:
                 count = recall_rows.term_doc_count(store, tokenize.match_expression([term]) or '""')
                 cached = _DF_CACHE[(db, term)] = (count, total)
             counts[term] = cached[0]
-        kept = [t for t in terms if counts[t] <= COMMON_SHARE * total]
-        return kept or sorted(terms, key=lambda t: counts[t])[:2]
+        return [t for t in terms if counts[t] <= COMMON_SHARE * total]
 
     def _record(self, hits: list[Hit], query: str, namespace: str | None, source: str) -> None:
         store = self.svc.store

@@ -1,4 +1,5 @@
-"""One pass of the periodic jobs: archive stale candidates, auto-approve, and decay.
+"""One pass of the periodic jobs: archive stale candidates, auto-approve, memory decay and
+decision-memory decay.
 
 The same pass runs from ``madohub-memory sweep`` (time injectable with ``--now``) and from
 the background workers.
@@ -26,4 +27,6 @@ class SweepService:
         from madohub_memory.services.decay import DecayService
 
         report["decay"] = DecayService(self.svc).run(force=force)
+        # Decision memory: expire transient choices, propose stable preferences (once a day).
+        report["decisions"] = self.svc.decisions.decay_scan(force=force)
         return report

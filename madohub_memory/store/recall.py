@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from madohub_memory.store.database import Store
@@ -116,6 +116,26 @@ def put_embeddings(store: Store, model: str, rows: Iterable[tuple[int, str, byte
     )
 
 
+def count_active_vectors(store: Store, model: str) -> int:
+    row = store.query_one(
+        "SELECT count(*) FROM memories m JOIN memory_embeddings e"
+        " ON e.memory_id = m.id AND e.model = ? AND e.fingerprint = m.fingerprint"
+        " WHERE m.status = 'active'",
+        (model,),
+    )
+    return int(row[0])
+
+
+def iter_active_vectors(store: Store, model: str) -> Iterator[sqlite3.Row]:
+    """Like :func:`active_vectors` for all of them, streamed (no list of 100,000 blobs)."""
+    yield from store.conn.execute(
+        "SELECT m.id, m.namespace, e.vector FROM memories m JOIN memory_embeddings e"
+        " ON e.memory_id = m.id AND e.model = ? AND e.fingerprint = m.fingerprint"
+        " WHERE m.status = 'active' ORDER BY m.id",
+        (model,),
+    )
+
+
 def active_vectors(store: Store, model: str, ids: Sequence[int] | None = None) -> list[sqlite3.Row]:
     """(id, namespace, vector) of active memories whose embedding matches their content."""
     sql = (
@@ -135,31 +155,28 @@ def active_vectors(store: Store, model: str, ids: Sequence[int] | None = None) -
 
 
 def bm25_search(
-    store: Store, match: str, namespaces: Sequence[str] | None, limit: int
+    store: Store, match: str, namespaces: Sequence[str] | None, limit: int,
+    wanted: Sequence[int] = (),
 ) -> list[tuple[int, float]]:
-    """Top ``limit`` active memories for an FTS5 MATCH string, best first (score > 0)."""
+    """Top ``limit`` active memories for an FTS5 MATCH string, best first (score > 0).
+
+    ``wanted`` ids (candidates another signal found) also get their score if they match,
+    in the same pass: FTS5 scores every match of a query anyway, so asking twice would
+    cost twice.
+    """
     scope, params = _scope(namespaces)
+    wanted = list(wanted)[:_SQL_VARS * 4]
+    order = f"(m.id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
     rows = store.query(
         "SELECT m.id, -bm25(memory_fts) AS score FROM memory_fts"
         " JOIN memories m ON m.id = memory_fts.rowid"
         f" WHERE memory_fts MATCH ? AND m.status = 'active'{scope}"
-        " ORDER BY score DESC LIMIT ?",
-        (match, *params, limit),
+        f" ORDER BY {order} LIMIT ?",
+        (match, *params, *wanted, limit + len(wanted)),
     )
-    return [(int(r[0]), float(r[1])) for r in rows]
-
-
-def bm25_for_ids(store: Store, match: str, ids: Sequence[int]) -> dict[int, float]:
-    """Keyword scores of given memories (those that match at all), on the same scale as
-    :func:`bm25_search`: candidates found by vectors get their real keyword score."""
-    out: dict[int, float] = {}
-    for chunk in _chunks(list(ids)):
-        rows = store.query(
-            "SELECT rowid, -bm25(memory_fts) FROM memory_fts WHERE memory_fts MATCH ?"
-            f" AND rowid IN ({', '.join('?' * len(chunk))})",
-            (match, *chunk),
-        )
-        out.update((int(r[0]), float(r[1])) for r in rows)
+    keep = set(wanted)
+    out = [(int(r[0]), float(r[1])) for r in rows if int(r[0]) in keep]
+    out += [(int(r[0]), float(r[1])) for r in rows if int(r[0]) not in keep][:limit]
     return out
 
 
@@ -186,7 +203,9 @@ def recent_ids(store: Store, namespaces: Sequence[str] | None, limit: int) -> li
     """The most recently created or used active memories (the recall working set)."""
     if limit <= 0:
         return []
-    scope, params = _scope(namespaces)
+    # "+m" keeps the planner on the time index (read newest first, stop after `limit`)
+    # instead of the namespace index, which would sort every memory in scope.
+    scope, params = _scope(namespaces, alias="+m")
     found: dict[int, str] = {}
     for column in ("created_at", "last_hit_at"):
         rows = store.query(

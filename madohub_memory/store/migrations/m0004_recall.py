@@ -66,8 +66,8 @@ SCHEMA = [
     "CREATE INDEX working_items_by_workspace ON working_items(workspace, item, status)",
     # Indexes (not columns) on memories so the recent and pinned candidate pools of a
     # recall read a few rows instead of scanning every memory.
-    "CREATE INDEX memories_recall_recent ON memories(status, created_at)",
-    "CREATE INDEX memories_recall_used ON memories(status, last_hit_at)",
+    "CREATE INDEX memories_recall_recent ON memories(created_at)",
+    "CREATE INDEX memories_recall_used ON memories(last_hit_at)",
     "CREATE INDEX memories_recall_pinned ON memories(pinned) WHERE pinned = 1",
     # Keyword index and change feed follow memories through triggers.
     "CREATE TRIGGER memories_recall_ai AFTER INSERT ON memories BEGIN"
