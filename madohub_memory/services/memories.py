@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import NotFoundError, ValidationError
-from madohub_memory.core.text import fingerprint, validate_content
 from madohub_memory.core.types import Memory
-from madohub_memory.core.vocab import MEMORY_STATUSES, validate_kind, validate_namespace
+from madohub_memory.core.vocab import MEMORY_STATUSES, validate_namespace
 from madohub_memory.services.changes import ChangeLog
+from madohub_memory.services.edits import edit_values
 from madohub_memory.store import memories as memory_rows
 
 if TYPE_CHECKING:
@@ -55,16 +55,7 @@ class MemoryService:
         kind: str | None = None,
         namespace: str | None = None,
     ) -> None:
-        values: dict[str, Any] = {}
-        if content is not None:
-            from madohub_memory.extraction.flags import scan
-
-            values["content"] = validate_content(scan(validate_content(content))[0])
-            values["fingerprint"] = fingerprint(values["content"])
-        if kind:
-            values["kind"] = validate_kind(kind)
-        if namespace:
-            values["namespace"] = validate_namespace(namespace, self.svc.settings.get("persona"))
+        values = edit_values(self.svc, content, kind, namespace)
         if not values:
             raise ValidationError("Nothing to change: give --content, --kind or --namespace.")
         self._change(memory_id, "edit", values)

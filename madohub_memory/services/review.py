@@ -16,8 +16,10 @@ from madohub_memory.core.vocab import (
     validate_namespace,
     validate_source,
 )
+from madohub_memory.extraction.flags import scan
 from madohub_memory.services.changes import ChangeLog
 from madohub_memory.services.dedup import find_equivalent
+from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 
@@ -55,8 +57,6 @@ class ReviewService:
 
     def validate(self, draft: CandidateDraft) -> CandidateDraft:
         """Check a draft against the closed vocabularies; clean and mask its content."""
-        from madohub_memory.extraction.flags import scan
-
         content = validate_content(draft.content)
         masked, found = scan(content)
         return CandidateDraft(
@@ -189,11 +189,7 @@ class ReviewService:
         store = self.svc.store
         with self.changes.batch():
             before = self._require(candidate_id, "pending")
-            new_content = validate_content(content) if content is not None else before["content"]
-            if content is not None:
-                from madohub_memory.extraction.flags import scan
-
-                new_content = validate_content(scan(new_content)[0])
+            new_content = masked_content(content) if content is not None else before["content"]
             new_kind = validate_kind(kind) if kind else before["kind"]
             new_ns = (
                 validate_namespace(namespace, self.svc.settings.get("persona"))
@@ -259,16 +255,10 @@ class ReviewService:
         """Edit a pending candidate without deciding on it yet."""
         with self.changes.batch():
             before = self._require(candidate_id, "pending")
-            values: dict[str, Any] = {}
-            if content is not None:
-                from madohub_memory.extraction.flags import scan
-
-                values["content"] = validate_content(scan(validate_content(content))[0])
-                values["fingerprint"] = fingerprint(values["content"])
-            if kind:
-                values["kind"] = validate_kind(kind)
-            if namespace:
-                values["namespace"] = validate_namespace(namespace, self.svc.settings.get("persona"))
+            values = edit_values(self.svc, content, kind, namespace)
+            if "content" in values:
+                flags = set(scan(values["content"])[1]) | {f for f in before["flags"].split(",") if f}
+                values["flags"] = ",".join(validate_flags(flags))
             values["updated_at"] = self.svc.clock.now_iso()
             candidate_rows.update(self.svc.store, candidate_id, values)
             self.changes.record(

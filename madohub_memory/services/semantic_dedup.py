@@ -297,13 +297,12 @@ def prime(svc: Services, contents: list[str]) -> int:
     if not contents or not svc.settings.get("dedup.semantic"):
         return 0
     from madohub_memory.core.errors import ValidationError
-    from madohub_memory.core.text import validate_content
-    from madohub_memory.extraction.flags import scan
+    from madohub_memory.services.edits import masked_content
 
     texts = []
     for content in contents:
         try:  # the same cleaning and masking as ReviewService.validate, so the keys match
-            texts.append(validate_content(scan(validate_content(content))[0]))
+            texts.append(masked_content(content))
         except ValidationError:
             continue
     index = index_for(svc.store, svc.settings.get("embedding.model"))

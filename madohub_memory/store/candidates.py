@@ -6,6 +6,7 @@ import sqlite3
 from typing import Any
 
 from madohub_memory.core.types import Candidate
+from madohub_memory.store import rows
 from madohub_memory.store.database import Store
 
 CANDIDATE_COLUMNS = (
@@ -60,46 +61,23 @@ def find_by_fingerprint(
 
 
 def insert(store: Store, values: dict[str, Any]) -> int:
-    columns = [c for c in CANDIDATE_COLUMNS if c in values]
-    cur = store.execute(
-        f"INSERT INTO candidates ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-        [values[c] for c in columns],
-    )
-    return int(cur.lastrowid or 0)
+    return rows.insert(store, "candidates", CANDIDATE_COLUMNS, values)
 
 
-def update(store: Store, candidate_id: int, values: dict[str, Any]) -> None:
-    if not values:
-        return
-    assignments = ", ".join(f"{c} = ?" for c in values)
-    store.execute(
-        f"UPDATE candidates SET {assignments} WHERE id = ?", [*values.values(), candidate_id]
-    )
+def update(store: Store, row_id: int, values: dict[str, Any]) -> None:
+    rows.update(store, "candidates", row_id, values)
 
 
 def upsert_row(store: Store, row: dict[str, Any]) -> None:
-    """Insert or overwrite a row by id (an UPSERT, so ON DELETE CASCADE never fires)."""
-    columns = [c for c in CANDIDATE_COLUMNS if c in row]
-    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "id")
-    store.execute(
-        f"INSERT INTO candidates ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-        f" ON CONFLICT(id) DO UPDATE SET {updates}",
-        [row[c] for c in columns],
-    )
+    rows.upsert(store, "candidates", CANDIDATE_COLUMNS, row)
 
 
-def delete(store: Store, candidate_id: int) -> None:
-    store.execute("DELETE FROM candidates WHERE id = ?", (candidate_id,))
+def delete(store: Store, row_id: int) -> None:
+    rows.delete(store, "candidates", row_id)
 
 
 def add_sighting(store: Store, values: dict[str, Any]) -> int:
-    columns = [c for c in SIGHTING_COLUMNS if c in values]
-    cur = store.execute(
-        f"INSERT INTO candidate_sightings ({', '.join(columns)})"
-        f" VALUES ({', '.join('?' * len(columns))})",
-        [values[c] for c in columns],
-    )
-    return int(cur.lastrowid or 0)
+    return rows.insert(store, "candidate_sightings", SIGHTING_COLUMNS, values)
 
 
 def list_by_status(
@@ -164,25 +142,3 @@ def auto_approve_ids(
         sql += f" AND kind NOT IN ({', '.join('?' * len(excluded_kinds))})"
         params.extend(excluded_kinds)
     return [r[0] for r in store.query(sql + " ORDER BY id", params)]
-
-
-def count_by_status(store: Store) -> dict[str, int]:
-    rows = store.query("SELECT status, COUNT(*) FROM candidates GROUP BY status")
-    return {r[0]: r[1] for r in rows}
-
-
-def all_rows(store: Store) -> list[dict[str, Any]]:
-    return [dict(r) for r in store.query("SELECT * FROM candidates ORDER BY id")]
-
-
-def all_sightings(store: Store) -> list[dict[str, Any]]:
-    return [dict(r) for r in store.query("SELECT * FROM candidate_sightings ORDER BY id")]
-
-
-def sightings(store: Store, candidate_id: int) -> list[dict[str, Any]]:
-    return [
-        dict(r)
-        for r in store.query(
-            "SELECT * FROM candidate_sightings WHERE candidate_id = ? ORDER BY id", (candidate_id,)
-        )
-    ]

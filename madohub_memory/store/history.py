@@ -7,10 +7,6 @@ from typing import Any
 
 from madohub_memory.store.database import Store
 
-HISTORY_COLUMNS = (
-    "id", "entity", "entity_id", "action", "actor", "at", "before", "after", "batch", "undone",
-)
-
 
 def record(
     store: Store,
@@ -68,15 +64,3 @@ def for_entity(store: Store, entity: str, entity_id: int | str) -> list[dict[str
         (entity, str(entity_id)),
     )
     return [decode(dict(r)) for r in rows]
-
-
-def all_rows(store: Store) -> list[dict[str, Any]]:
-    return [dict(r) for r in store.query("SELECT * FROM history ORDER BY id")]
-
-
-def insert_raw(store: Store, row: dict[str, Any]) -> None:
-    store.execute(
-        f"INSERT INTO history ({', '.join(HISTORY_COLUMNS)})"
-        f" VALUES ({', '.join('?' * len(HISTORY_COLUMNS))})",
-        [row[c] for c in HISTORY_COLUMNS],
-    )

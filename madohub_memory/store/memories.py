@@ -6,6 +6,7 @@ import sqlite3
 from typing import Any
 
 from madohub_memory.core.types import Memory
+from madohub_memory.store import rows
 from madohub_memory.store.database import Store
 
 MEMORY_COLUMNS = (
@@ -55,34 +56,19 @@ def find_active_by_fingerprint(
 
 
 def insert(store: Store, values: dict[str, Any]) -> int:
-    columns = [c for c in MEMORY_COLUMNS if c in values]
-    cur = store.execute(
-        f"INSERT INTO memories ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-        [values[c] for c in columns],
-    )
-    return int(cur.lastrowid or 0)
+    return rows.insert(store, "memories", MEMORY_COLUMNS, values)
 
 
-def update(store: Store, memory_id: int, values: dict[str, Any]) -> None:
-    if not values:
-        return
-    assignments = ", ".join(f"{c} = ?" for c in values)
-    store.execute(f"UPDATE memories SET {assignments} WHERE id = ?", [*values.values(), memory_id])
+def update(store: Store, row_id: int, values: dict[str, Any]) -> None:
+    rows.update(store, "memories", row_id, values)
 
 
 def upsert_row(store: Store, row: dict[str, Any]) -> None:
-    """Insert or overwrite a row by id (an UPSERT, so ON DELETE CASCADE never fires)."""
-    columns = [c for c in MEMORY_COLUMNS if c in row]
-    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != "id")
-    store.execute(
-        f"INSERT INTO memories ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-        f" ON CONFLICT(id) DO UPDATE SET {updates}",
-        [row[c] for c in columns],
-    )
+    rows.upsert(store, "memories", MEMORY_COLUMNS, row)
 
 
-def delete(store: Store, memory_id: int) -> None:
-    store.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+def delete(store: Store, row_id: int) -> None:
+    rows.delete(store, "memories", row_id)
 
 
 def list_memories(
@@ -98,7 +84,3 @@ def list_memories(
         params.append(namespace)
     rows = store.query(sql + " ORDER BY namespace, id", params)
     return [row_to_memory(r) for r in rows]
-
-
-def all_rows(store: Store) -> list[dict[str, Any]]:
-    return [dict(r) for r in store.query("SELECT * FROM memories ORDER BY id")]

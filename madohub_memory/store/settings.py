@@ -23,14 +23,3 @@ def set_raw(store: Store, key: str, value: Any, at: str) -> None:
 
 def delete(store: Store, key: str) -> None:
     store.execute("DELETE FROM settings WHERE key = ?", (key,))
-
-
-def all_rows(store: Store) -> list[dict[str, Any]]:
-    return [dict(r) for r in store.query("SELECT * FROM settings ORDER BY key")]
-
-
-def insert_raw(store: Store, row: dict[str, Any]) -> None:
-    store.execute(
-        "INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)",
-        (row["key"], row["value"], row["updated_at"]),
-    )

@@ -1,0 +1,36 @@
+"""Validating a person's edit of a candidate or memory (content, kind, namespace).
+
+Edited text goes through the same cleaning and secret masking as a new candidate, so an
+edit can never bring a secret into memory.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from madohub_memory.core.text import fingerprint, validate_content
+from madohub_memory.core.vocab import validate_kind, validate_namespace
+from madohub_memory.extraction.flags import scan
+
+if TYPE_CHECKING:
+    from madohub_memory.services import Services
+
+
+def masked_content(text: str) -> str:
+    """Cleaned, length-checked text with secrets masked."""
+    return validate_content(scan(validate_content(text))[0])
+
+
+def edit_values(
+    svc: Services, content: str | None, kind: str | None, namespace: str | None
+) -> dict[str, Any]:
+    """The column values an edit changes (content also changes the fingerprint)."""
+    values: dict[str, Any] = {}
+    if content is not None:
+        values["content"] = masked_content(content)
+        values["fingerprint"] = fingerprint(values["content"])
+    if kind:
+        values["kind"] = validate_kind(kind)
+    if namespace:
+        values["namespace"] = validate_namespace(namespace, svc.settings.get("persona"))
+    return values
