@@ -36,7 +36,8 @@ MAX_QUERY_CHARS = 2000
 MODES = ("hybrid", "vector", "keyword")
 _SOURCE_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 _SHORT_CJK = 2
-COMMON_MIN_STORE = 20_000
+COMMON_MIN_STORE = 5_000  # from this many memories, near-stop-words leave the keyword query
+SUBSTRING_MAX_STORE = 20_000  # below this many, a short Chinese term may be matched verbatim
 COMMON_SHARE = 0.02
 _DF_CACHE: dict[tuple[str, str], tuple[int, int]] = {}
 
@@ -169,7 +170,7 @@ class RecallService:
             return {}
         found = dict(recall_rows.bm25_search(self.svc.store, match, scope, limit, wanted))
         short = [t for t in terms if tokenize.has_cjk(t) and len(t) <= _SHORT_CJK]
-        if not found and short and recall_rows.memory_count_estimate(self.svc.store) < COMMON_MIN_STORE:
+        if not found and short and recall_rows.memory_count_estimate(self.svc.store) < SUBSTRING_MAX_STORE:
             # A short Chinese term the index segmented differently: match it verbatim
             # (a scan of every memory, so only while the store is small).
             for memory_id in recall_rows.substring_search(self.svc.store, short, scope, limit):
