@@ -24,7 +24,12 @@ translations: $(STAMP)
 	$(PY) scripts/build_translations.py
 
 run: venv system-deps translations
-	$(VENV)/bin/madohub-memory gui --demo
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		$(VENV)/bin/madohub-memory gui --demo; \
+	else \
+		echo "No display here: rendering the demo dashboard to demo-dashboard.png instead (run 'make run' on a desktop, or under xvfb-run, for the live window)."; \
+		$(VENV)/bin/madohub-memory gui --demo --screenshot demo-dashboard.png --tab pending; \
+	fi
 
 test: venv system-deps translations
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
