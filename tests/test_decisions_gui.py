@@ -69,3 +69,21 @@ def test_selection_survives_a_refresh(qtbot, points):
     key = view.point_for(item)["point_key"]
     view.set_points(points)
     assert view.point_for(view.tree.currentItem())["point_key"] == key
+
+
+def test_precondition_and_label_follow_the_interface_language(qtbot, qapp, points):
+    from madohub_memory.gui.i18n import install_language
+
+    install_language("zh_CN")
+    try:
+        view = DecisionsView()
+        qtbot.addWidget(view)
+        view.set_points(points)
+        tier = next(view.tree.topLevelItem(i) for i in range(2)
+                    if view.tree.topLevelItem(i).text(0) == "Which tier?")
+        assert tier.text(COL_PRECONDITION) == "适用条件：workflow=spec"
+        view.tree.setCurrentItem(tier)
+        assert "Tier M（推荐）— 近期选择中占 60%" in view.detail.text()
+        assert "Recommended" not in view.detail.text()
+    finally:
+        install_language("en")

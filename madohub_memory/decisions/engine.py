@@ -51,6 +51,7 @@ class Recommendation:
     fisher_information: float = 0.25
     information_gain: float = 0.0
     context_mismatch: list[str] = field(default_factory=list)
+    shared_context: dict[str, Any] = field(default_factory=dict)  # what the precondition names
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -156,7 +157,7 @@ def recommend(
         basis="significant_majority" if significant else "observed_majority",
         observations=n, effective_observations=round(total, 3), share=round(share, 4),
         confidence=round(score, 4), confidence_level=level, strength=strength,
-        expertise=level_of_user, precondition=pre, label=label,
+        expertise=level_of_user, precondition=pre, label=label, shared_context=dict(shared),
         text=_text(strength, top, label, pre, reason=reason), test=test,
         distribution={o: round(v, 4) for o, v in distribution.items()}, p=round(p, 4),
         action=asking.action(p, config), fisher_information=round(asking.fisher_information(p), 4),

@@ -138,16 +138,37 @@ class DecisionsView(QWidget):
             confidence += f" ({float(point.get('confidence') or 0):.2f})"
         item_tip = self.tr("%n choice(s) count towards the recommendation", "", int(point.get("observations") or 0))
         total = sum(point["tiers"].get("all", {}).values())
-        item = QTreeWidgetItem([
-            point["question"], "", "", str(total), confidence,
-            str(point.get("precondition") or ""),
-        ])
+        precondition = self._precondition(point)
+        item = QTreeWidgetItem([point["question"], "", "", str(total), confidence, precondition])
         item.setData(0, POINT_KEY_ROLE, point["point_key"])
         item.setToolTip(0, point["question"])
-        item.setToolTip(COL_PRECONDITION, str(point.get("precondition") or ""))
+        item.setToolTip(COL_PRECONDITION, precondition)
         item.setToolTip(COL_CONFIDENCE, item_tip)
         item.setTextAlignment(COL_ALL, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item
+
+    def _precondition(self, point: dict[str, Any]) -> str:
+        """The "Recommended when ..." clause, in the interface language (the engine's own
+        sentence is English, for the CLI and agents)."""
+        basis = point.get("basis")
+        if basis == "personalisation_off":
+            return self.tr("Recommended when personalisation is switched off (the asker's default)")
+        if basis == "static_default" or point.get("stage") == "static":
+            return self.tr("Recommended when there is no personal history yet")
+        shared = point.get("shared_context") or {}
+        if not shared:
+            return self.tr("Recommended when this question comes up (no context shared by the choices)")
+        conditions = self.tr(" and ").join(f"{key}={value}" for key, value in list(shared.items())[:4])
+        return self.tr("Recommended when {conditions}").format(conditions=conditions)
+
+    def _label(self, point: dict[str, Any]) -> str:
+        option = str(point.get("recommendation") or "")
+        if point.get("stage") == "static" or point.get("share") is None:
+            return self.tr("{option} (Recommended, static default)").format(option=option)
+        percent = round(100 * float(point["share"]))
+        return self.tr("{option} (Recommended) — {percent}% of recent choices").format(
+            option=option, percent=percent
+        )
 
     def point_for(self, item: QTreeWidgetItem | None) -> dict[str, Any] | None:
         if item is None:
@@ -162,9 +183,9 @@ class DecisionsView(QWidget):
             return
         self.detail.setText(
             self.tr("Recommendation: {label}\nBasis: {stage}; confidence: {level}\n{precondition}").format(
-                label=point.get("label") or point.get("recommendation"),
+                label=self._label(point),
                 stage=self._stage(str(point.get("stage"))),
                 level=self._level(str(point.get("confidence_level") or "none")),
-                precondition=point.get("precondition") or "",
+                precondition=self._precondition(point),
             )
         )

@@ -76,7 +76,9 @@ def install_language(lang: str) -> str:
     qm = folder / f"madohub_{_current}.qm"
     ts = folder / f"madohub_{_current}.ts"
     translator: QTranslator = QTranslator()
-    if not (qm.is_file() and translator.load(str(qm))):
+    # A .qm older than its .ts (edited, not rebuilt yet) would show stale text: read the .ts.
+    fresh = qm.is_file() and (not ts.is_file() or qm.stat().st_mtime >= ts.stat().st_mtime)
+    if not (fresh and translator.load(str(qm))):
         if not ts.is_file():
             return "en"
         translator = TsTranslator(ts)

@@ -260,6 +260,7 @@ class DecisionService:
                 "label": rec.label, "stage": rec.stage, "confidence": rec.confidence,
                 "confidence_level": rec.confidence_level, "precondition": rec.precondition,
                 "share": rec.share, "observations": rec.observations, "action": rec.action,
+                "basis": rec.basis, "shared_context": rec.shared_context,
                 "last_seen": latest["timestamp"],
             })
         return out

@@ -1,280 +1,281 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AdvancedTab</name>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="72" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="72"/>
         <source>Auto-approve</source>
         <translation>自动批准</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="74" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="74"/>
         <source>Promote candidates without review (off by default)</source>
         <translation>不经审核直接批准候选（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="75" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="75"/>
         <source>Auto-approve enabled</source>
         <translation>启用自动批准</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="78" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="95" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="78"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="95"/>
         <source>Minimum times seen</source>
         <translation>最少出现次数</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="82" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="96" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="82"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="96"/>
         <source>Minimum confidence</source>
         <translation>最低置信度</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="89" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="89"/>
         <source>Never auto-approve %1</source>
         <translation>从不自动批准%1</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="97" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="97"/>
         <source>Never auto-approve</source>
         <translation>从不自动批准</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="103" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="103"/>
         <source>Review queue</source>
         <translation>审核队列</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="107" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="107"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="108" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="110" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="108"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="110"/>
         <source>Archive untouched candidates after</source>
         <translation>未处理的候选归档时间</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="112" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="112"/>
         <source>Extraction and embedding</source>
         <translation>提取与向量模型</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="115" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="133" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="115"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="133"/>
         <source>Extraction backend</source>
         <translation>提取后端</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="116" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="116"/>
         <source>Offline (built in)</source>
         <translation>离线（内置）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="117" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="117"/>
         <source>OpenAI-compatible endpoint</source>
         <translation>OpenAI 兼容接口</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="120" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="134" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="120"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="134"/>
         <source>Endpoint URL</source>
         <translation>接口地址</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="122" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="135" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="122"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="135"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="124" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="136" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="124"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="136"/>
         <source>API key environment variable</source>
         <translation>API 密钥环境变量</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="129" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="137" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="129"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="137"/>
         <source>Embedding model</source>
         <translation>向量模型</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="130" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="130"/>
         <source>USE multilingual (Chinese and English)</source>
         <translation>USE 多语言（中文和英文）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="131" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="131"/>
         <source>MiniLM (English only)</source>
         <translation>MiniLM（仅英文）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="139" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="139"/>
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="142" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="147" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="142"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="147"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="143" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="143"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="149" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="152" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="149"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="152"/>
         <source>Background jobs</source>
         <translation>后台任务</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154"/>
         <source>Job</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154"/>
         <source>Last run</source>
         <translation>上次运行</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154"/>
         <source>Next run</source>
         <translation>下次运行</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="154"/>
         <source>Last error</source>
         <translation>最近错误</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="159" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="159"/>
         <source>&amp;Run selected job now</source>
         <translation>立即运行所选任务(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="160" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="160"/>
         <source>Run selected job now</source>
         <translation>立即运行所选任务</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="170" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="170"/>
         <source>Your data</source>
         <translation>你的数据</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="172" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="172"/>
         <source>E&amp;xport…</source>
         <translation>导出(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="173" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="173"/>
         <source>Export to a file</source>
         <translation>导出到文件</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="174" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="174"/>
         <source>&amp;Import…</source>
         <translation>导入(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="175" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="175"/>
         <source>Import from a file</source>
         <translation>从文件导入</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="178" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="178"/>
         <source>A lossless JSONL file of everything stored.</source>
         <translation>包含全部数据的无损 JSONL 文件。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="258" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="258"/>
         <source>Background jobs run in `madohub-memory worker`; start it to see their status here.</source>
         <translation>后台任务在 `madohub-memory worker` 中运行；启动它后可在此查看状态。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="261" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="261"/>
         <source>%1 jobs</source>
         <translation>%1 个任务</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="271" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="271"/>
         <source>%1 processed</source>
         <translation>处理了 %1 项</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="283" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="283"/>
         <source>Extract candidates from new turns</source>
         <translation>从新轮次提取候选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="284" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="284"/>
         <source>Import new transcript lines</source>
         <translation>导入对话记录的新行</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="285" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="285"/>
         <source>Archive stale, auto-approve</source>
         <translation>归档过期候选、自动批准</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="298" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="298"/>
         <source>due now</source>
         <translation>即将运行</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="299" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="299"/>
         <source>in %1</source>
         <translation>%1 后</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="306" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="306"/>
         <source>Saved setting %1.</source>
         <translation>已保存设置 %1。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="329" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="329"/>
         <source>Ran job %1.</source>
         <translation>已运行任务 %1。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="331" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="331"/>
         <source>Running %1…</source>
         <translation>正在运行：%1…</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="337" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="337"/>
         <source>Export memory</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="338" />
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="349" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="338"/>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="349"/>
         <source>JSONL files (*.jsonl)</source>
         <translation>JSONL 文件 (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="344" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="344"/>
         <source>Exported %1 rows to %2.</source>
         <translation>已导出 %1 行到 %2。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="349" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="349"/>
         <source>Import memory</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/advanced_tab.py" line="355" />
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="355"/>
         <source>Imported %1 rows from %2.</source>
         <translation>已从 %2 导入 %1 行。</translation>
     </message>
@@ -282,121 +283,121 @@
 <context>
     <name>ApprovedTab</name>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="58" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="58"/>
         <source>Filter memories (press /)</source>
         <translation>筛选记忆（按 /）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="59" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="59"/>
         <source>Filter memories</source>
         <translation>筛选记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="64" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="64"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="64" />
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="95" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="64"/>
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="95"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="64" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="64"/>
         <source>Pinned</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="64" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="64"/>
         <source>Hits</source>
         <translation>命中</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="64" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="64"/>
         <source>Last hit</source>
         <translation>上次命中</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="68" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="68"/>
         <source>Approved memories by namespace</source>
         <translation>按命名空间分组的已批准记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="87" />
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="229" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="87"/>
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="229"/>
         <source>Select a memory</source>
         <translation>请选择一条记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="90" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="90"/>
         <source>Memory text</source>
         <translation>记忆内容</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="101" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="101"/>
         <source>&amp;Save  Ctrl+S</source>
         <translation>保存(&amp;S)  Ctrl+S</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="102" />
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="238" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="102"/>
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="238"/>
         <source>&amp;Pin  P</source>
         <translation>置顶(&amp;P)  P</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="103" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="103"/>
         <source>&amp;Delete  Del</source>
         <translation>删除(&amp;D)  Del</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="104" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="104"/>
         <source>&amp;Jump to turn  Enter</source>
         <translation>跳到对话轮次(&amp;J)  Enter</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="113" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="113"/>
         <source>&amp;Kind</source>
         <translation>类型(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="235" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="235"/>
         <source>Memory #%1</source>
         <translation>记忆 #%1</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="238" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="238"/>
         <source>Un&amp;pin  P</source>
         <translation>取消置顶(&amp;P)  P</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="240" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="240"/>
         <source>%1 · hits %2 · last hit %3 · created %4 ago</source>
         <translation>%1 · 命中 %2 次 · 上次命中 %3 · 创建于 %4 前</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="263" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="263"/>
         <source>Nothing changed.</source>
         <translation>没有改动。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="267" />
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="280" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="267"/>
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="280"/>
         <source>Saved memory #%1.</source>
         <translation>已保存记忆 #%1。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="297" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="297"/>
         <source>Deleted memory #%1. Ctrl+Z brings it back.</source>
         <translation>已删除记忆 #%1。按 Ctrl+Z 可恢复。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="313" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="313"/>
         <source>This memory has no originating turn (it was entered by hand).</source>
         <translation>这条记忆没有来源轮次（是手动输入的）。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/approved_tab.py" line="318" />
+        <location filename="../../madohub_memory/gui/approved_tab.py" line="318"/>
         <source>Undone: %1 change(s).</source>
         <translation>已撤销 %1 项更改。</translation>
     </message>
@@ -404,24 +405,24 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="136" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="136"/>
         <source>Connect an agent</source>
         <translation>连接智能体</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="139" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="139"/>
         <source>How to connect an agent</source>
         <translation>如何连接智能体</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="141" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="141"/>
         <source>&lt;h3&gt;Claude Code&lt;/h3&gt;&lt;p&gt;Register the MCP server:&lt;/p&gt;&lt;pre&gt;claude mcp add madohub -- madohub-memory mcp&lt;/pre&gt;&lt;p&gt;Import past sessions, and keep importing new ones with the hook:&lt;/p&gt;&lt;pre&gt;madohub-memory ingest ~/.claude/projects
-madohub-memory hook --install&lt;/pre&gt;&lt;h3&gt;Any MCP client&lt;/h3&gt;&lt;p&gt;Run &lt;code&gt;madohub-memory mcp&lt;/code&gt; as a stdio server. Agents call &lt;code&gt;remember&lt;/code&gt; to propose a memory and &lt;code&gt;recall&lt;/code&gt; to read approved ones; everything they propose waits here for your review.&lt;/p&gt;&lt;h3&gt;Scripts&lt;/h3&gt;&lt;pre&gt;madohub-memory remember "User prefers pnpm" --kind preference&lt;/pre&gt;</source>
+madohub-memory hook --install&lt;/pre&gt;&lt;h3&gt;Any MCP client&lt;/h3&gt;&lt;p&gt;Run &lt;code&gt;madohub-memory mcp&lt;/code&gt; as a stdio server. Agents call &lt;code&gt;remember&lt;/code&gt; to propose a memory and &lt;code&gt;recall&lt;/code&gt; to read approved ones; everything they propose waits here for your review.&lt;/p&gt;&lt;h3&gt;Scripts&lt;/h3&gt;&lt;pre&gt;madohub-memory remember &quot;User prefers pnpm&quot; --kind preference&lt;/pre&gt;</source>
         <translation>&lt;h3&gt;Claude Code&lt;/h3&gt;&lt;p&gt;注册 MCP 服务器：&lt;/p&gt;&lt;pre&gt;claude mcp add madohub -- madohub-memory mcp&lt;/pre&gt;&lt;p&gt;导入过去的会话，并用钩子持续导入新会话：&lt;/p&gt;&lt;pre&gt;madohub-memory ingest ~/.claude/projects
-madohub-memory hook --install&lt;/pre&gt;&lt;h3&gt;任意 MCP 客户端&lt;/h3&gt;&lt;p&gt;以 stdio 服务器方式运行 &lt;code&gt;madohub-memory mcp&lt;/code&gt;。智能体调用 &lt;code&gt;remember&lt;/code&gt; 提出记忆，调用 &lt;code&gt;recall&lt;/code&gt; 读取已批准的记忆；它们提出的所有内容都会在这里等待你审核。&lt;/p&gt;&lt;h3&gt;脚本&lt;/h3&gt;&lt;pre&gt;madohub-memory remember "User prefers pnpm" --kind preference&lt;/pre&gt;</translation>
+madohub-memory hook --install&lt;/pre&gt;&lt;h3&gt;任意 MCP 客户端&lt;/h3&gt;&lt;p&gt;以 stdio 服务器方式运行 &lt;code&gt;madohub-memory mcp&lt;/code&gt;。智能体调用 &lt;code&gt;remember&lt;/code&gt; 提出记忆，调用 &lt;code&gt;recall&lt;/code&gt; 读取已批准的记忆；它们提出的所有内容都会在这里等待你审核。&lt;/p&gt;&lt;h3&gt;脚本&lt;/h3&gt;&lt;pre&gt;madohub-memory remember &quot;User prefers pnpm&quot; --kind preference&lt;/pre&gt;</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="150" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="150"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -429,138 +430,179 @@ madohub-memory hook --install&lt;/pre&gt;&lt;h3&gt;任意 MCP 客户端&lt;/h3&g
 <context>
     <name>DecisionsView</name>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="25" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="25"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="29" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="29"/>
         <source>Decision summary</source>
         <translation>决策概览</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="33" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="33"/>
         <source>Decision points</source>
         <translation>决策点</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="35" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="35"/>
         <source>Each decision point with its choices per tier, recommendation, confidence and precondition</source>
         <translation>每个决策点在各时间层级的选择、推荐、置信度和前提条件</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="39" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="39"/>
         <source>Decision point / option</source>
         <translation>决策点 / 选项</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="39" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="39"/>
         <source>This session</source>
         <translation>本次会话</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="39" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="39"/>
         <source>Last 3 sessions</source>
         <translation>最近 3 次会话</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="40" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="40"/>
         <source>All time</source>
         <translation>全部时间</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="40" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="40"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="40" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="40"/>
         <source>Precondition</source>
         <translation>前提条件</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="46" />
-        <source>No decisions recorded yet. Answers to questions such as Claude Code's AskUserQuestion appear here.</source>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="46"/>
+        <source>No decisions recorded yet. Answers to questions such as Claude Code&apos;s AskUserQuestion appear here.</source>
         <translation>还没有记录任何决策。对 Claude Code 的 AskUserQuestion 等问题的回答会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="48" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="48"/>
         <source>No decisions</source>
         <translation>没有决策</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="53" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="53"/>
         <source>Selected recommendation</source>
         <translation>所选推荐</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="72" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="72"/>
         <source>none (static default)</source>
         <translation>无（静态默认）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="72" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="72"/>
         <source>low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="73" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="73"/>
         <source>medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="73" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="73"/>
         <source>medium-high</source>
         <translation>中高</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="73" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="73"/>
         <source>high</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="78" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="78"/>
         <source>static default</source>
         <translation>静态默认</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="78" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="78"/>
         <source>observed majority</source>
         <translation>观察到的多数</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="79" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="79"/>
         <source>significant majority</source>
         <translation>显著多数</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="106" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="106"/>
         <source>Recommended</source>
         <translation>推荐</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="118" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="118"/>
         <source>%n decision point(s)</source>
-        <translation><numerusform>%n 个决策点</numerusform></translation>
+        <translation>
+            <numerusform>%n 个决策点</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="119" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="119"/>
         <source>%n counted choice(s)</source>
-        <translation><numerusform>%n 次计入的选择</numerusform></translation>
+        <translation>
+            <numerusform>%n 次计入的选择</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="124" />
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="161" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="124"/>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="182"/>
         <source>Select a decision point to see its recommendation.</source>
         <translation>选择一个决策点以查看推荐。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="139" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="139"/>
         <source>%n choice(s) count towards the recommendation</source>
-        <translation><numerusform>%n 次选择计入推荐</numerusform></translation>
+        <translation>
+            <numerusform>%n 次选择计入推荐</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/decisions_view.py" line="164" />
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="155"/>
+        <source>Recommended when personalisation is switched off (the asker&apos;s default)</source>
+        <translation>适用条件：个性化已关闭（采用提问方的默认选项）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="157"/>
+        <source>Recommended when there is no personal history yet</source>
+        <translation>适用条件：尚无个人历史记录</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="160"/>
+        <source>Recommended when this question comes up (no context shared by the choices)</source>
+        <translation>适用条件：每次出现此问题时（这些选择没有共同的上下文）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="161"/>
+        <source> and </source>
+        <translation> 且 </translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="162"/>
+        <source>Recommended when {conditions}</source>
+        <translation>适用条件：{conditions}</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="167"/>
+        <source>{option} (Recommended, static default)</source>
+        <translation>{option}（推荐，静态默认）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="169"/>
+        <source>{option} (Recommended) — {percent}% of recent choices</source>
+        <translation>{option}（推荐）— 近期选择中占 {percent}%</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="185"/>
         <source>Recommendation: {label}
 Basis: {stage}; confidence: {level}
 {precondition}</source>
@@ -572,94 +614,94 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="62" />
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="142" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="62"/>
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="142"/>
         <source>No candidate selected</source>
         <translation>未选择候选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="71" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="71"/>
         <source>Candidate text</source>
         <translation>候选内容</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="72" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="72"/>
         <source>The memory, as one standalone statement</source>
         <translation>记忆内容：一句独立完整的陈述</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="79" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="79"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="84" />
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="86" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="84"/>
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="86"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="87" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="87"/>
         <source>&amp;Kind</source>
         <translation>类型(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="89" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="89"/>
         <source>&amp;Namespace</source>
         <translation>命名空间(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="96" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="96"/>
         <source>Origin</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="100" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="100"/>
         <source>Originating turns</source>
         <translation>来源轮次</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="105" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="105"/>
         <source>Nearest approved memory</source>
         <translation>最相近的已批准记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="113" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="113"/>
         <source>Times seen and originating turns</source>
         <translation>出现次数与来源轮次</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="150" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="150"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="158" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="158"/>
         <source>Candidate #%1</source>
         <translation>候选 #%1</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="162" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="162"/>
         <source>Flagged: %1. Check the text before approving.</source>
         <translation>已标记：%1。批准前请检查内容。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="174" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="174"/>
         <source>%1 · confidence %2 · seen ×%3 · %4 ago</source>
         <translation>%1 · 置信度 %2 · 出现 ×%3 · %4 前</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="186" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="186"/>
         <source>%1, no turn recorded</source>
         <translation>%1，未记录轮次</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="195" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="195"/>
         <source>overlap %1</source>
         <translation>重合 %1</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/detail_pane.py" line="198" />
+        <location filename="../../madohub_memory/gui/detail_pane.py" line="198"/>
         <source>No similar approved memory: this adds something new.</source>
         <translation>没有相似的已批准记忆：这是新内容。</translation>
     </message>
@@ -667,59 +709,59 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="42" />
-        <location filename="../../madohub_memory/gui/main_window.py" line="67" />
-        <location filename="../../madohub_memory/gui/main_window.py" line="216" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="42"/>
+        <location filename="../../madohub_memory/gui/main_window.py" line="67"/>
+        <location filename="../../madohub_memory/gui/main_window.py" line="216"/>
         <source>MadoHub Memory</source>
         <translation>MadoHub 记忆</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="78" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="78"/>
         <source>Pending</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="79" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="79"/>
         <source>Approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="80" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="80"/>
         <source>Advanced</source>
         <translation>高级</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="86" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="86"/>
         <source>Decisions</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="91" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="91"/>
         <source>Candidates waiting for your decision (Ctrl+1)</source>
         <translation>等待你决定的候选（Ctrl+1）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="92" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="92"/>
         <source>Approved memory by namespace (Ctrl+2)</source>
         <translation>按命名空间查看已批准记忆（Ctrl+2）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="93" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="93"/>
         <source>Policies, models, jobs and your data (Ctrl+3)</source>
         <translation>策略、模型、任务和你的数据（Ctrl+3）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="151" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="151"/>
         <source>Pending (%1)</source>
         <translation>待审核（%1）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="153" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="153"/>
         <source>%1 pending</source>
         <translation>%1 条待审核</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/main_window.py" line="218" />
+        <location filename="../../madohub_memory/gui/main_window.py" line="218"/>
         <source>OK</source>
         <translation>确定</translation>
     </message>
@@ -727,42 +769,42 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>PendingModel</name>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="49" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="49"/>
         <source>Content</source>
         <translation>内容</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="50" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="50"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="51" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="51"/>
         <source>Namespace</source>
         <translation>命名空间</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="52" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="52"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="53" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="53"/>
         <source>Conf.</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="54" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="54"/>
         <source>Seen</source>
         <translation>次数</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="55" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="55"/>
         <source>Age</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_model.py" line="56" />
+        <location filename="../../madohub_memory/gui/pending_model.py" line="56"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
@@ -770,122 +812,122 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>PendingTab</name>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="71" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="71"/>
         <source>Filter text (press /)</source>
         <translation>筛选文本（按 /）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="72" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="72"/>
         <source>Filter text</source>
         <translation>筛选文本</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="78" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="78"/>
         <source>Filter by kind</source>
         <translation>按类型筛选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="79" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="79"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="83" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="83"/>
         <source>Filter by namespace</source>
         <translation>按命名空间筛选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="84" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="84"/>
         <source>All namespaces</source>
         <translation>全部命名空间</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="86" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="86"/>
         <source>Filter by source</source>
         <translation>按来源筛选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="87" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="87"/>
         <source>All sources</source>
         <translation>全部来源</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="91" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="91"/>
         <source>Minimum confidence</source>
         <translation>最低置信度</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="95" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="95"/>
         <source>conf ≥ </source>
         <translation>置信度 ≥ </translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="106" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="106"/>
         <source>Pending candidates</source>
         <translation>待审核候选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="127" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="127"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="128" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="128"/>
         <source>&amp;Reject</source>
         <translation>拒绝(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="129" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="129"/>
         <source>&amp;Skip</source>
         <translation>跳过(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="130" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="130"/>
         <source>&amp;Jump to turn</source>
         <translation>跳到轮次(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="131" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="131"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="154" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="154"/>
         <source>A approve · X reject · E edit · Enter jump to turn · Space skip · Ctrl+Z undo · / filter · ? all shortcuts</source>
         <translation>A 批准 · X 拒绝 · E 编辑 · Enter 跳到轮次 · 空格 跳过 · Ctrl+Z 撤销 · / 筛选 · ? 全部快捷键</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="299" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="299"/>
         <source>The text is empty: write the memory or press X to reject.</source>
         <translation>内容为空：请写下记忆内容，或按 X 拒绝。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="303" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="303"/>
         <source>Approved #%1. Ctrl+Z undoes.</source>
         <translation>已批准 #%1。按 Ctrl+Z 撤销。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="307" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="307"/>
         <source>Approved %1 candidates. Ctrl+Z undoes.</source>
         <translation>已批准 %1 条候选。按 Ctrl+Z 撤销。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="318" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="318"/>
         <source>Rejected #%1. Ctrl+Z undoes.</source>
         <translation>已拒绝 #%1。按 Ctrl+Z 撤销。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="322" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="322"/>
         <source>Rejected %1 candidates. Ctrl+Z undoes.</source>
         <translation>已拒绝 %1 条候选。按 Ctrl+Z 撤销。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="370" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="370"/>
         <source>This candidate has no originating turn (typed by hand or remembered without one).</source>
         <translation>这条候选没有来源轮次（手动输入，或记住时未附带轮次）。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/pending_tab.py" line="377" />
+        <location filename="../../madohub_memory/gui/pending_tab.py" line="377"/>
         <source>Undone: %1 change(s).</source>
         <translation>已撤销 %1 项更改。</translation>
     </message>
@@ -893,73 +935,73 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="158" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="158"/>
         <source>Approve, with the edits in the pane</source>
         <translation>批准（包含右侧面板中的修改）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="159" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="159"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="160" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="160"/>
         <source>Edit the text (Esc returns to the list)</source>
         <translation>编辑内容（Esc 返回列表）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="161" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="161"/>
         <source>Approve while editing</source>
         <translation>编辑时直接批准</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="162" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="162"/>
         <source>Jump to the originating turn</source>
         <translation>跳到来源对话轮次</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="163" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="163"/>
         <source>Skip to the next candidate</source>
         <translation>跳过，看下一条候选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="164" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="164"/>
         <source>Next / previous candidate</source>
         <translation>下一条 / 上一条候选</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="165" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="165"/>
         <source>Extend the selection for a batch decision</source>
         <translation>扩展选择以批量处理</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="166" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="166"/>
         <source>Undo the last decision (repeat for older ones)</source>
         <translation>撤销上一个决定（重复可撤销更早的）</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="167" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="167"/>
         <source>Focus the filter</source>
         <translation>聚焦到筛选框</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="168" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="168"/>
         <source>Pending / Approved / Advanced tab</source>
         <translation>待审核 / 已批准 / 高级 标签页</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="169" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="169"/>
         <source>This list</source>
         <translation>显示本列表</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="176" />
-        <location filename="../../madohub_memory/gui/welcome.py" line="183" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="176"/>
+        <location filename="../../madohub_memory/gui/welcome.py" line="183"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="186" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="186"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -967,42 +1009,42 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>TurnViewer</name>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="70" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="70"/>
         <source>Originating turn</source>
         <translation>来源轮次</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="73" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="73"/>
         <source>Loading…</source>
         <translation>加载中…</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="78" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="78"/>
         <source>Conversation</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="82" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="82"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="83" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="83"/>
         <source>Show &amp;more context</source>
         <translation>显示更多上下文(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="84" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="84"/>
         <source>Show more context</source>
         <translation>显示更多上下文</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="118" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="118"/>
         <source>Show %1 more lines</source>
         <translation>展开其余 %1 行</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/turn_viewer.py" line="118" />
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="118"/>
         <source>← origin</source>
         <translation>← 来源</translation>
     </message>
@@ -1010,122 +1052,122 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>Vocab</name>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="109" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="109"/>
         <source>preference</source>
         <translation>偏好</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="110" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="110"/>
         <source>fact</source>
         <translation>事实</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="111" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="111"/>
         <source>decision</source>
         <translation>决策</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="112" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="112"/>
         <source>pattern</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="113" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="113"/>
         <source>postmortem</source>
         <translation>复盘</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="114" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="114"/>
         <source>event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="121" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="121"/>
         <source>remember</source>
         <translation>主动记住</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="122" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="122"/>
         <source>turn</source>
         <translation>对话轮次</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="123" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="123"/>
         <source>compaction</source>
         <translation>压缩前提取</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="124" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="124"/>
         <source>manual</source>
         <translation>手动</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="131" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="131"/>
         <source>secret</source>
         <translation>密钥</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="132" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="132"/>
         <source>PII</source>
         <translation>个人信息</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="133" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="133"/>
         <source>instruction</source>
         <translation>疑似指令</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="145" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="145"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="146" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="146"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="147" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="147"/>
         <source>Tool</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="148" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="148"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="157" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="157"/>
         <source>persona</source>
         <translation>人设</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="159" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="159"/>
         <source>workspace</source>
         <translation>工作区</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="166" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="166"/>
         <source>never</source>
         <translation>从未</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="173" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="173"/>
         <source>just now</source>
         <translation>刚刚</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="175" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="175"/>
         <source>min</source>
         <translation>分钟</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="177" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="177"/>
         <source>h</source>
         <translation>小时</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/i18n.py" line="178" />
+        <location filename="../../madohub_memory/gui/i18n.py" line="178"/>
         <source>d</source>
         <translation>天</translation>
     </message>
@@ -1133,58 +1175,58 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="44" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="44"/>
         <source>Nothing to review yet</source>
         <translation>还没有需要审核的内容</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="48" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="48"/>
         <source>Agents propose memories; you decide what they keep. Start with one of these:</source>
         <translation>智能体提出记忆，由你决定保留什么。从以下任一项开始：</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="53" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="53"/>
         <source>Load the &amp;demo data</source>
         <translation>加载演示数据(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="54" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="54"/>
         <source>&amp;Import Claude Code transcripts…</source>
         <translation>导入 Claude Code 对话记录(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="56" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="56"/>
         <source>Show how to &amp;connect an agent</source>
         <translation>查看如何连接智能体(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="73" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="73"/>
         <source>Demo data loaded.</source>
         <translation>演示数据已加载。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="77" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="77"/>
         <source>Claude Code projects folder</source>
         <translation>Claude Code 项目文件夹</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="86" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="86"/>
         <source>Importing transcripts…</source>
         <translation>正在导入对话记录…</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="116" />
-        <location filename="../../madohub_memory/gui/welcome.py" line="122" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="116"/>
+        <location filename="../../madohub_memory/gui/welcome.py" line="122"/>
         <source>The import failed.</source>
         <translation>导入失败。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="120" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="120"/>
         <source>Imported %1 new turns.</source>
         <translation>已导入 %1 个新轮次。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="127" />
+        <location filename="../../madohub_memory/gui/welcome.py" line="127"/>
         <source>Could not start the import: %1</source>
         <translation>无法启动导入：%1</translation>
     </message>
