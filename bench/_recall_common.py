@@ -1,4 +1,4 @@
-"""Shared helpers of the recall benches: bulk loading approved memories, timing, RSS.
+"""Shared helper of the recall benches: bulk loading approved memories.
 
 Benchmarks load thousands of memories; going through review one by one would measure
 the review path, not recall. This writes the same rows approval writes (candidate with
@@ -7,8 +7,6 @@ its sightings, then the memory), in one big transaction, through the store modul
 
 from __future__ import annotations
 
-import resource
-import statistics
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -51,35 +49,3 @@ def load_approved(svc: Services, items: Iterable[dict[str, Any]]) -> list[int]:
             candidate_rows.update(store, cid, {"memory_id": mid})
             ids.append(mid)
     return ids
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    pos = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[pos]
-
-
-def summary_ms(seconds: list[float]) -> dict[str, float]:
-    ms = [s * 1000 for s in seconds]
-    return {
-        "p50_ms": round(statistics.median(ms), 2),
-        "p95_ms": round(percentile(ms, 0.95), 2),
-        "mean_ms": round(statistics.fmean(ms), 2),
-    }
-
-
-def rss_mb() -> float:
-    """Current resident set size (from /proc), in MB."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
-def peak_rss_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

@@ -23,6 +23,8 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from _common import peak_rss_mb, rss_mb  # noqa: E402
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 KINDS = ("preference", "fact", "decision", "pattern", "postmortem", "event")
@@ -55,16 +57,6 @@ def build_db(path: Path, pending: int) -> None:
                 rows = []
         if rows:
             insert_bulk_pending(svc.store, rows)
-
-
-def rss_mb() -> tuple[float, float]:
-    values = {}
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith(("VmRSS", "VmHWM")):
-                key, value = line.split(":")
-                values[key] = int(value.split()[0]) / 1024
-    return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
 
 
 def measure_ingest_stalls(app, window, folder: Path, turns: int) -> tuple[float, float, int]:
@@ -173,7 +165,7 @@ def main() -> int:
     # event-loop stalls while an ingest of thousands of turns runs on a job thread
     (stall_ms, stall_p99_ms), ingest_s, ingested = measure_ingest_stalls(app, window, folder, args.ingest_turns)
 
-    rss, peak = rss_mb()
+    rss, peak = rss_mb(), peak_rss_mb()
     result = {
         "pending": args.pending,
         "rows_in_table": rows,

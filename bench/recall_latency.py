@@ -21,7 +21,6 @@ Usage: ``python bench/recall_latency.py --memories 100000 --json``
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import tempfile
@@ -31,7 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _recall_common import load_approved, peak_rss_mb, rss_mb, summary_ms
+from _common import peak_rss_mb, print_report, rss_mb, summary_ms
+from _recall_common import load_approved
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.recall import vector_index
@@ -125,11 +125,7 @@ def main() -> int:
         report["peak_rss_mb"] = peak_rss_mb()
         report["db_mb"] = round((Path(tmp) / "latency.db").stat().st_size / 2**20, 1)
         svc.close()
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
+    print_report(report, args.json)
     return 0
 
 

@@ -13,7 +13,6 @@ machine: approve/reject median < 10 ms; insert cost at 100,000 <= 2x the cost at
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import random
 import statistics
@@ -23,6 +22,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _common import print_report
 
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services import Services
@@ -106,11 +107,7 @@ def main() -> int:
         "semantic_dedup": args.semantic,
         "targets": {"approve_reject_median_ms": 10, "insert_growth_ratio_max": 2.0},
     }
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {value}")
+    print_report(result, args.json)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from madohub_memory.core.clock import to_iso
 from madohub_memory.core.errors import ConflictError, NotFoundError
 from madohub_memory.core.text import fingerprint, validate_content
 from madohub_memory.core.types import Candidate, CandidateDraft, SubmitResult
@@ -284,10 +285,8 @@ class ReviewService:
     def archive_stale(self) -> list[int]:
         """Archive pending candidates untouched for ``archive_days``."""
         days = self.svc.settings.get("archive_days")
-        cutoff = (self.svc.clock.now() - timedelta(days=days))
-        from madohub_memory.core.clock import to_iso
-
-        ids = candidate_rows.stale_pending_ids(self.svc.store, to_iso(cutoff))
+        cutoff = to_iso(self.svc.clock.now() - timedelta(days=days))
+        ids = candidate_rows.stale_pending_ids(self.svc.store, cutoff)
         with self.changes.batch():
             for cid in ids:
                 self._set_status(cid, "archived", "archive", "auto", "pending")
