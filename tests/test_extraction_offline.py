@@ -66,6 +66,33 @@ def test_quiet_exchanges_yield_nothing(text):
     assert one(text) is None
 
 
+@pytest.mark.parametrize("text", [
+    "I want you to act as a resume writer. I have 20 years of experience at ASML and Philips.",
+    "Based on the following parts of my CV, can you suggest a motto?\n\nMy expertise spans Python and data.",
+    "Please study the following text.\n1. Summarize it.\n2. I may point out unclarities.",
+    "I have more text:\nThe researcher should always check the clustering variables.",
+    "Aims & Goals\n• Select the method.\n• Assess missing data.\n• I prefer outliers removed.\n• Test data.\n• Identify respondents.",
+    "In Terraform plan I get an error: There is no function named env.",
+    "你现在是一名资深翻译，我喜欢直译。",
+])
+def test_prompts_and_pasted_material_yield_nothing(text):
+    """Material handed to the model is not something the user says about themselves."""
+    assert one(text) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("我们决定用 pnpm 而不是 npm，因为安装更快。", "用户等人决定用 pnpm"),
+    ("我们公司一直用 Go 写后端服务。", "用户所在的公司一直用 Go"),
+    ("我们全家上周去了青岛海边。", "用户全家上周去了青岛海边"),
+    ("我们的项目用 FastAPI 和 PostgreSQL。", "用户的项目用 FastAPI"),
+])
+def test_chinese_we_reads_naturally(text, expected):
+    draft = one(text)
+    assert draft is not None, text
+    assert expected in draft.content
+    assert "我" not in draft.content and "同伴" not in draft.content
+
+
 def test_assistant_turns_rarely_carry_facts():
     assert one("I prefer to use pytest here. Done, the tests pass now.", role="assistant") is None
     assert one("Sure! I love helping with that. Here's the code.", role="assistant") is None

@@ -195,8 +195,35 @@ _TASK_SPEC = re.compile(
     r"|\b(?:give|send|ask|tell|show|provide|offer) you\b|\bif you\b|\byou would\b|\bwould you\b|^[a-e][:)]\s"
     r"|\bprompt\b|\bchatgpt\b|\bplease\b|\bwrite (?:a|an|me|the)\b"
 )
+# A turn that sets up a task for the model ("I want you to act as…", "based on the following
+# text…") or pastes a document: what follows is material to work on, not something the user
+# says about themselves, so the whole turn yields nothing.
+_PROMPT_TURN = re.compile(
+    r"\b(?:i want you to|i'd like you to|i would like you to|act as an?|pretend (?:to be|you are)"
+    r"|i will (?:give|provide|send|paste) you|your (?:task|role|job) is|respond with|reply with|answer with"
+    r"|(?:based on|using|given|study|summari[sz]e|rewrite|translate|analy[sz]e) the following|the following \w+"
+    r"|please (?:study|summari[sz]e|rewrite|generate|translate|provide))\b"
+    r"|你现在是|请?扮演|假装你是|以下(?:内容|文本|代码|是|为)|根据以下|请(?:总结|翻译|改写|生成|润色)"
+)
+_BULLET_LINE = re.compile(r"^\s*(?:[•·\-*+]|\d{1,2}[.)、]|[a-z][.)])\s")
+
+
+def _is_prompt_or_document(text: str) -> bool:
+    """A task prompt for the model, or a pasted document (mostly bullet lines, or long with
+    hardly a first-person word)."""
+    if _PROMPT_TURN.search(text[:600].lower()):
+        return True
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) >= 5 and sum(bool(_BULLET_LINE.match(line)) for line in lines) >= 0.4 * len(lines):
+        return True
+    if len(text) > 1500 and not _CJK.search(text):
+        words = len(text.split())
+        return len(_FIRST_PERSON_CI.findall(text.lower())) < 0.01 * words
+    return False
+
+
 _CODE_LIKE = re.compile(
-    r"[{}<>`|\\]|\w\(|\)\s*$|\b\w+\s*=\s*\S|^(?:from|import|def|class|select|return)\b|Error\b|Exception\b|\s{3,}|://"
+    r"[{}<>`|\\]|\w\(|\)\s*$|\b[Ee]rror:|\b\w+\s*=\s*\S|^(?:from|import|def|class|select|return)\b|Error\b|Exception\b|\s{3,}|://"
 )
 _EN_FUNCTION = frozenset(
     ["the", "a", "an", "to", "is", "are", "was", "and", "of", "in", "it", "that", "for", "with", "on", "my",
@@ -213,6 +240,8 @@ def _looks_english(low: str) -> bool:
     return sum(w.strip(".,!;:'\"") in _EN_FUNCTION for w in words) >= 0.18 * len(words)
 
 
+# "Here's a pic of…", "Check out this…": points at an attachment the memory will not have.
+_DEICTIC = re.compile(r"(?:here's|here is|here are|heres|check (?:out|this)|look at (?:this|these|that)|take a look)\b")
 _YOU_WORD = re.compile(r"\byou(?:r|'re|'ve|'ll)?\b")
 
 _STRONG_KINDS = ("preference", "decision", "postmortem", "pattern")
@@ -305,7 +334,7 @@ class OfflineExtractor:
     name = "offline"
 
     def __init__(
-        self, subject: str = "User", subject_zh: str = "用户", threshold: float = -0.35,
+        self, subject: str = "User", subject_zh: str = "用户", threshold: float = -0.45,
         zh_threshold: float = 1.0,
     ) -> None:
         self.subject = subject
@@ -339,6 +368,8 @@ class OfflineExtractor:
         text = clean_text(_TAGS.sub(" ", _CODE_BLOCK.sub(" ", text[:MAX_TURN_CHARS])))
         text = _URL.sub("", text)
         assistant = turn.role == "assistant"
+        if not assistant and _is_prompt_or_document(text):
+            return None
         zh = len(_CJK.findall(text)) >= max(2, len(text) // 8)
         if zh:
             picks = self._pick_zh(text, assistant)
@@ -388,7 +419,8 @@ class OfflineExtractor:
             if len(raw) > MAX_SENTENCE_CHARS:
                 continue
             sentence = _LEAD_INTERJECTION.sub("", raw).strip()
-            question = not sentence or raw.rstrip().endswith("?") or (
+            # "I have more text:" / "when I call:" introduce pasted material; they state nothing.
+            question = not sentence or raw.rstrip().endswith(("?", ":", "：")) or (
                 bool(_QUESTION_LEAD.match(sentence.lower())) and "?" in raw)
             if not sentence or not sentence[0].isalnum():
                 out.append({"question": question, "eligible": False, "chars": len(raw)})
@@ -423,7 +455,7 @@ class OfflineExtractor:
                 and (feat["first"] or feat["strength"] > 0 or feat["imperative"]
                      or (feat["correction"] and words >= 4))
                 and not _TASK_SPEC.search(low) and not _CODE_LIKE.search(sentence)
-                and _looks_english(low)
+                and _looks_english(low) and not _DEICTIC.match(low)
             )
             q = 0.25 * min(words, 8) + 0.6 * feat["first"] + 0.4 * feat["first_subject"] \
                 + 0.3 * feat["detail"] + feat["strength"] - 0.6 * feat["you_subject"] \
@@ -513,11 +545,22 @@ class OfflineExtractor:
         s = self.subject_zh
         if not _ZH_FIRST.search(sentence) and _ZH_IMPERATIVE.match(sentence):
             return f"{s}要求：{sentence.rstrip('。！!')}。"
-        text = re.sub(r"我们|咱们", f"{s}及同伴", sentence)
+        text = _rewrite_we_zh(sentence, s)
         text = re.sub(r"(?<!自)我", s, text)
         if not re.search(r"[。！？!?.…]$", text):
             text += "。"
         return text.replace("！", "。")
+
+
+def _rewrite_we_zh(sentence: str, s: str) -> str:
+    """"我们" the way a note about the user would say it: "我们全家" -> "用户全家",
+    "我们公司" -> "用户所在的公司", "我们的项目" -> "用户的项目", otherwise "用户等人"."""
+    we = r"(?:我们|咱们)"
+    text = re.sub(we + r"(?=全家|一家|家)", s, sentence)
+    text = re.sub(we + r"(?:的)?(?=公司|团队|组|部门|学校|班|小组|实验室)", f"{s}所在的", text)
+    text = re.sub(we + r"的", f"{s}的", text)
+    text = re.sub(we + r"(?=项目|仓库|代码|产品|系统|服务)", f"{s}的", text)
+    return re.sub(we, f"{s}等人", text)
 
 
 # -- first person -> third person (English) ----------------------------------------------
