@@ -90,3 +90,36 @@ def test_every_chinese_message_is_translated():
     text = ts.read_text(encoding="utf-8")
     assert 'type="unfinished"' not in text
     assert TsTranslator(Path(ts)).translate("Vocab", "postmortem") == "复盘"
+
+
+def test_errors_read_in_the_interface_language(qtbot, svc, db_path, tmp_path, clock):
+    """A Chinese user sees a service's error sentence in Chinese, values kept."""
+    cid = svc.review.add_manual("The deploy script lives in ops/deploy.sh", "fact").candidate_id
+    with open_window(qtbot, db_path, tmp_path, clock, lang="zh_CN") as win:
+        tab = win.pending
+        qtbot.waitUntil(lambda: tab.detail.candidate_id == cid, timeout=5000)
+        tab.detail.namespace.setEditText("project shop")
+        qtbot.keyClick(tab.table, Qt.Key.Key_A)
+        qtbot.waitUntil(lambda: win._error_box is not None and win._error_box.isVisible(), timeout=5000)
+        text = win._error_box.text()
+        assert text == "命名空间 'project shop' 格式不对：请使用 persona:<名称> 或 workspace:<项目>。"
+        win._error_box.close()
+        assert svc.review.get(cid).status == "pending"
+
+
+def test_every_error_template_has_a_translation_with_its_placeholders(qapp):
+    from madohub_memory.gui.error_text import TEMPLATES, localize_error
+    from madohub_memory.gui.i18n import install_language
+
+    ts = TsTranslator(resources_dir() / "translations" / "madohub_zh_CN.ts")
+    for template in TEMPLATES:
+        translated = ts.translate("Errors", template)
+        assert translated, template
+        assert sorted(re.findall(r"\{\d\}", translated)) == sorted(re.findall(r"\{\d\}", template)), template
+    install_language("zh_CN")
+    try:
+        assert localize_error("Candidate 7 is rejected, not pending.") == "候选 7 当前为“已拒绝”，而不是“待审核”。"
+        assert localize_error("Candidate 7 is archived, not pending or approved.").endswith("“待审核或已批准”。")
+        assert localize_error("Some sentence nobody templated.") == "Some sentence nobody templated."
+    finally:
+        install_language("en")

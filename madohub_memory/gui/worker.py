@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.core.errors import UserError
+from madohub_memory.gui.error_text import localize_error
 
 POLL_MS = 600
 _DEBUG = bool(os.environ.get("MADOHUB_GUI_DEBUG"))
@@ -155,9 +156,9 @@ class DbWorker(QObject):
                 if on_success is not None:
                     on_success(value)
             elif on_failure is not None:
-                on_failure(str(value))
+                on_failure(localize_error(str(value)))
             else:
-                self.error.emit(str(value))
+                self.error.emit(localize_error(str(value)))
         except RuntimeError as exc:  # the widget that asked was closed meanwhile
             if "already deleted" not in str(exc):
                 raise

@@ -1231,4 +1231,207 @@ Basis: {stage}; confidence: {level}
         <translation>无法启动导入：%1</translation>
     </message>
 </context>
+<context>
+    <name>Errors</name>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>No candidate with id {0}.</source>
+        <translation>没有编号为 {0} 的候选。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>No memory with id {0}.</source>
+        <translation>没有编号为 {0} 的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>No turn with id {0}.</source>
+        <translation>没有编号为 {0} 的对话轮次。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Nothing to undo.</source>
+        <translation>没有可以撤销的操作。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Candidate {0} is {1}, not {2}.</source>
+        <translation>候选 {0} 当前为“{1}”，而不是“{2}”。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Content is empty: write the memory as one standalone statement.</source>
+        <translation>内容为空：请把记忆写成一句独立完整的陈述。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Content has {0} characters, more than the limit of {1}.</source>
+        <translation>内容有 {0} 个字符，超过了 {1} 个字符的上限。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Malformed namespace {0}: use persona:&lt;name&gt; or workspace:&lt;project&gt;.</source>
+        <translation>命名空间 {0} 格式不对：请使用 persona:&lt;名称&gt; 或 workspace:&lt;项目&gt;。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Unknown kind {0}: use one of {1}.</source>
+        <translation>未知类型 {0}：请使用 {1} 之一。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Confidence {0} must be between 0 and 1.</source>
+        <translation>置信度 {0} 必须在 0 和 1 之间。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} is not a yes/no value: use true or false.</source>
+        <translation>{0} 不是是/否值：请使用 true 或 false。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} is not a whole number.</source>
+        <translation>{0} 不是整数。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Unknown setting {0}: see `madohub-memory settings list`.</source>
+        <translation>未知设置 {0}：请查看 `madohub-memory settings list`。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Cannot open the database file {0}: {1}.</source>
+        <translation>无法打开数据库文件 {0}：{1}。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} is not a MadoHub Memory database ({1}).</source>
+        <translation>{0} 不是 MadoHub Memory 数据库（{1}）。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The database could not be opened.</source>
+        <translation>无法打开数据库。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Cannot read {0}: {1}.</source>
+        <translation>无法读取 {0}：{1}。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Cannot write {0}: {1}.</source>
+        <translation>无法写入 {0}：{1}。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The resources folder is missing (looked in {0}); reinstall MadoHub Memory.</source>
+        <translation>找不到资源文件夹（查找位置 {0}）；请重新安装 MadoHub Memory。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The bundled demo data is missing ({0}); reinstall MadoHub Memory.</source>
+        <translation>找不到自带的演示数据（{0}）；请重新安装 MadoHub Memory。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The query is empty: give some words to search for.</source>
+        <translation>查询为空：请输入要搜索的词语。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The choice is empty: say which option was picked.</source>
+        <translation>选择为空：请说明选了哪个选项。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Transcript {0} does not exist.</source>
+        <translation>对话记录 {0} 不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Unexpected error: {0}</source>
+        <translation>意外错误：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source> or </source>
+        <translation>或</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>pending</source>
+        <translation>待审核</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>archived</source>
+        <translation>已归档</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>active</source>
+        <translation>生效中</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>deprecated</source>
+        <translation>已弃用</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Line {0} of {1} is not valid JSON; nothing was imported.</source>
+        <translation>{1} 的第 {0} 行不是有效的 JSON；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} is not a MadoHub Memory export (line 1 has no export header); nothing was imported.</source>
+        <translation>{0} 不是 MadoHub Memory 导出文件（第 1 行没有导出文件头）；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} is export version {1}, this program reads version {2}; nothing was imported.</source>
+        <translation>{0} 是第 {1} 版导出文件，本程序读取第 {2} 版；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Line {0} of {1} is not a table row; nothing was imported.</source>
+        <translation>{1} 的第 {0} 行不是数据表记录；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Line {0} of {1} names an unknown table {2}; nothing was imported.</source>
+        <translation>{1} 的第 {0} 行指向未知数据表 {2}；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Line {0} of {1} has an unknown field {2} for {3}; nothing was imported.</source>
+        <translation>{1} 的第 {0} 行含有 {3} 表未知的字段 {2}；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} is empty; nothing was imported.</source>
+        <translation>{0} 是空文件；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Line {0} of {1} conflicts with stored data or breaks a rule ({2}); nothing was imported.</source>
+        <translation>{1} 的第 {0} 行与已存数据冲突或违反规则（{2}）；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Line {0} of {1} cannot be stored ({2}); nothing was imported.</source>
+        <translation>{1} 的第 {0} 行无法保存（{2}）；没有导入任何内容。</translation>
+    </message>
+</context>
 </TS>
