@@ -85,8 +85,11 @@ def test_prompts_and_pasted_material_yield_nothing(text):
     ("我们公司一直用 Go 写后端服务。", "用户所在的公司一直用 Go"),
     ("我们全家上周去了青岛海边。", "用户全家上周去了青岛海边"),
     ("我们的项目用 FastAPI 和 PostgreSQL。", "用户的项目用 FastAPI"),
+    ("我觉得我目前的薪资不太理想，希望找到更好的机会。", "用户觉得自己目前的薪资"),
+    ("我相信我可以在月底前把迁移做完。", "用户相信自己可以"),
+    ("我的上司总是要求我周末加班。", "用户的上司总是要求用户周末加班"),
 ])
-def test_chinese_we_reads_naturally(text, expected):
+def test_chinese_rewrite_reads_naturally(text, expected):
     draft = one(text)
     assert draft is not None, text
     assert expected in draft.content
@@ -124,10 +127,11 @@ def test_drafts_carry_mode_turn_ids_namespace_and_valid_confidence():
 
 
 def test_first_person_rewrite():
-    assert rewrite_first_person_en("I love my dog.") == "User loves the user's dog."
+    assert rewrite_first_person_en("I love my dog.") == "User loves their dog."
+    assert rewrite_first_person_en("My dog sleeps on my couch.") == "User's dog sleeps on the user's couch."
     assert rewrite_first_person_en("I'm a nurse and I work nights.") == "User is a nurse and the user works nights."
     assert rewrite_first_person_en("I went hiking with my sister.", "Caroline") == \
-        "Caroline went hiking with Caroline's sister."
+        "Caroline went hiking with their sister."
     assert rewrite_first_person_en("I try to read daily.") == "User tries to read daily."
 
 

@@ -546,10 +546,28 @@ class OfflineExtractor:
         if not _ZH_FIRST.search(sentence) and _ZH_IMPERATIVE.match(sentence):
             return f"{s}要求：{sentence.rstrip('。！!')}。"
         text = _rewrite_we_zh(sentence, s)
-        text = re.sub(r"(?<!自)我", s, text)
+        text = _rewrite_i_zh(text, s)
         if not re.search(r"[。！？!?.…]$", text):
             text += "。"
         return text.replace("！", "。")
+
+
+def _rewrite_i_zh(sentence: str, s: str) -> str:
+    """"我" -> "用户"; once the user is the subject of a clause, a later "我" in that clause
+    is "自己" ("我觉得我的薪资…" -> "用户觉得自己的薪资…", not "用户觉得用户的薪资…").
+    A possessive first mention ("我的朋友对我…") keeps "用户", since "自己" would then
+    point at the friend."""
+    out: list[str] = []
+    for clause in re.split(r"([，,；;：:])", sentence):
+        subject = False
+        parts = re.split(r"(?<!自)我", clause)
+        rebuilt = parts[0]
+        for part in parts[1:]:
+            rebuilt += "自己" if subject else s
+            rebuilt += part
+            subject = subject or not part.startswith("的")
+        out.append(rebuilt)
+    return "".join(out)
 
 
 def _rewrite_we_zh(sentence: str, s: str) -> str:
@@ -600,6 +618,18 @@ def _needs_s(word: str) -> bool:
     return not _PAST_MARK.search(low)
 
 
+def _later_possessives_as_their(text: str, subject: str, mid: str) -> str:
+    """Once the user is the subject, a later "the user's" reads "their" ("User is lucky to
+    have their family", not "…the user's family"). A possessive first mention ("User's
+    sister and the user…") leaves the sentence as it is."""
+    names = "|".join(re.escape(n) for n in dict.fromkeys((subject, mid)))
+    first = re.search(rf"\b(?:{names})\b(?!'s)", text)
+    if first is None:
+        return text
+    head, tail = text[: first.end()], text[first.end():]
+    return head + re.sub(rf"\b(?:{names})'s\b", "their", tail)
+
+
 def rewrite_first_person_en(sentence: str, subject: str = "User") -> str:
     """"I prefer tabs" -> "User prefers tabs"; "my dog" -> "User's dog" (a rough but safe rewrite)."""
     mid = "the user" if subject == "User" else subject
@@ -635,6 +665,7 @@ def rewrite_first_person_en(sentence: str, subject: str = "User") -> str:
     text = re.sub(r"\bour\b", poss_mid, text)
     text = re.sub(r"\bus\b", "them", text)
     text = text.replace("'re", " are").replace("'ve", " have")
+    text = _later_possessives_as_their(text, subject, mid)
     text = text.rstrip(" ,;:-")
     if text and text[-1] not in ".!…":
         text += "."
