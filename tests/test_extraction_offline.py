@@ -74,6 +74,8 @@ def test_quiet_exchanges_yield_nothing(text):
     "Aims & Goals\n• Select the method.\n• Assess missing data.\n• I prefer outliers removed.\n• Test data.\n• Identify respondents.",
     "In Terraform plan I get an error: There is no function named env.",
     "你现在是一名资深翻译，我喜欢直译。",
+    "今天想跟你聊聊我的健身计划。",
+    "我想找一些电影观看，有什么好的推荐吗？",
 ])
 def test_prompts_and_pasted_material_yield_nothing(text):
     """Material handed to the model is not something the user says about themselves."""
@@ -88,6 +90,8 @@ def test_prompts_and_pasted_material_yield_nothing(text):
     ("我觉得我目前的薪资不太理想，希望找到更好的机会。", "用户觉得自己目前的薪资"),
     ("我相信我可以在月底前把迁移做完。", "用户相信自己可以"),
     ("我的上司总是要求我周末加班。", "用户的上司总是要求用户周末加班"),
+    ("今天我想请教你一个问题，我最近总是觉得身体疲劳。", "用户最近总是觉得身体疲劳"),
+    ("你好啊，我今天很兴奋，因为我想跟你分享我刚刚通过了一次面试！", "因为用户刚刚通过了一次面试"),
 ])
 def test_chinese_rewrite_reads_naturally(text, expected):
     draft = one(text)

@@ -148,6 +148,9 @@ _ZH_NOISE = re.compile(
     r"没问题|可以|行|嗯|哈哈|加油|太好了|太棒了|真棒|厉害|辛苦了|很高兴认识你)"
 )
 _ZH_YOU = re.compile(r"^(?:这|那|听起来|听上去|看起来|真|太|希望)|你|您|聊天|谈谈|谈论|聊聊")
+# Talking to the assistant about the conversation ("今天想跟你聊聊…", "我想请教你…") or asking
+# for something ("我想找一些电影看"): a request, not a fact about the user.
+_ZH_ADDRESS = re.compile(r"(?:跟|和|给|问|请|向|告诉)(?:你|您)|(?:想|要)(?:跟|和)?\S{0,3}(?:聊聊|谈谈|聊一聊|请教)|^我想(?:找|要|问|了解|知道|请教)")
 _ZH_EMPATHY = re.compile(r"我(?:也|很|真)?(?:理解|明白|同意|相信你|希望你|支持你|为你)|你的建议|你推荐|谢谢你|感谢你|帮我|给我推荐|告诉我|你能|你可以|你觉得|你知道")
 _ZH_QUESTION = re.compile(r"[?？]\s*$|(?:吗|呢|么)[。！!]?\s*$|有没有|是不是|怎么(?:办|样)|什么(?!都)|哪些|哪个|如何")
 # "我会试试/我一定注意…": a promise to follow advice, not a fact about the user.
@@ -157,6 +160,22 @@ _ZH_INTENT_ONLY = re.compile(
 )
 # "…，你呢？" / "…，有什么推荐吗？": keep the statement before the trailing question.
 _ZH_TRAILING_Q = re.compile(r"[，,][^，,]*(?:你|您|吗|呢|什么|怎么|哪|如何|有没有|能不能|可不可以)[^，,]*[？?]?$")
+_ZH_SHARE = re.compile(r"我?(?:想|要)?来?(?:跟|和|与)(?:你|您)分享(?:一下)?")
+_ZH_GREETING_CLAUSE = re.compile(r"^(?:你好|您好|嗨|哈喽)\S{0,8}$|^(?:亲爱的)?(?:AI|ai)?(?:伴侣|朋友|助手)$")
+
+
+def _drop_address_clauses(sentence: str) -> str:
+    """Keep what the user says about themselves, drop the talk about the conversation:
+    "今天我想请教你一个问题，我最近总是觉得疲劳" -> "我最近总是觉得疲劳";
+    "我想跟你分享我刚刚通过了面试" -> "我刚刚通过了面试"."""
+    sentence = _ZH_SHARE.sub("", sentence).replace("我我", "我")
+    sentence = re.sub(r"[，,]\s*(?=[。！？!?]|$)", "", sentence)
+    clauses = re.split(r"(?<=[，,])", sentence)
+    kept = [c for c in clauses
+            if not _ZH_ADDRESS.search(c) and not _ZH_GREETING_CLAUSE.match(c.strip("，, "))]
+    return "".join(kept).strip("，, ") if kept != clauses else sentence
+
+
 _CUE_ZH: list[tuple[str, re.Pattern[str], float]] = [
     ("postmortem", re.compile(r"根因|根本原因|原因是|问题出在|教训|复盘|事故|下次(?:要|得|记得|一定|别|不要)|以后(?:要|得|记得|一定|别|不要)|导致了?(?:\S{0,12})(?:失败|崩溃|出错|宕机|挂)"), 0.75),
     ("decision", re.compile(r"决定|选择了|选定|定了|拍板|最终(?:用|选|采用)|我们(?:就)?(?:用|采用)\S{1,20}(?:吧|了)"), 0.7),
@@ -506,7 +525,7 @@ class OfflineExtractor:
             if len(raw) > MAX_SENTENCE_CHARS:
                 continue
             correction = bool(_CORRECTION_ZH.match(raw))
-            sentence = _ZH_LEAD.sub("", raw).strip(" ，,")
+            sentence = _ZH_LEAD.sub("", _drop_address_clauses(raw)).strip(" ，,")
             while _ZH_QUESTION.search(sentence) and _ZH_TRAILING_Q.search(sentence):
                 sentence = _ZH_TRAILING_Q.sub("", sentence)
             if len(sentence) < 4 or _ZH_QUESTION.search(sentence) or _ZH_NOISE.match(sentence):
