@@ -74,6 +74,7 @@ def test_quiet_exchanges_yield_nothing(text):
     "Aims & Goals\n• Select the method.\n• Assess missing data.\n• I prefer outliers removed.\n• Test data.\n• Identify respondents.",
     "In Terraform plan I get an error: There is no function named env.",
     "你现在是一名资深翻译，我喜欢直译。",
+    "How do I implement step 2, indeed I'm making an AJAX POST.",
     "今天想跟你聊聊我的健身计划。",
     "我想找一些电影观看，有什么好的推荐吗？",
 ])

@@ -261,6 +261,8 @@ def _looks_english(low: str) -> bool:
 
 # "Here's a pic of…", "Check out this…": points at an attachment the memory will not have.
 _DEICTIC = re.compile(r"(?:here's|here is|here are|heres|check (?:out|this)|look at (?:this|these|that)|take a look)\b")
+# "How do I implement step 2, I'm making a POST": a question even without its "?".
+_ASKING = re.compile(r"(?:how|what|where|why|which|when) (?:do|does|can|could|should|would|is|are|did) (?:i|we|you|it)\b")
 _YOU_WORD = re.compile(r"\byou(?:r|'re|'ve|'ll)?\b")
 
 _STRONG_KINDS = ("preference", "decision", "postmortem", "pattern")
@@ -440,7 +442,8 @@ class OfflineExtractor:
             sentence = _LEAD_INTERJECTION.sub("", raw).strip()
             # "I have more text:" / "when I call:" introduce pasted material; they state nothing.
             question = not sentence or raw.rstrip().endswith(("?", ":", "：")) or (
-                bool(_QUESTION_LEAD.match(sentence.lower())) and "?" in raw)
+                bool(_QUESTION_LEAD.match(sentence.lower())) and "?" in raw) or bool(
+                _ASKING.match(sentence.lower()))
             if not sentence or not sentence[0].isalnum():
                 out.append({"question": question, "eligible": False, "chars": len(raw)})
                 continue
