@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import print_report
 from extraction_quality import DEFAULT_DATA, locomo_gold, locomo_turns
 
+from madohub_memory.extraction.base import TurnView
 from madohub_memory.extraction.offline import (
     _FIRST_PERSON_CI,
     OfflineExtractor,
@@ -112,10 +113,11 @@ def main() -> int:
     first = np.array([bool(_FIRST_PERSON_CI.search(r["text"].lower())) for r in rows])
     total = int(facts.sum())
 
-    interaction = np.array([[bool(INTERACTION_FACT.search(f)) for f in r["facts"]] for r in rows], dtype=object)
-    n_inter = sum(sum(v) for v in interaction)
-    inter_hit = sum(sum(v) for v, k in zip(interaction, kept, strict=True) if k)
-    own_hit = sum(len(v) - sum(v) for v, k in zip(interaction, kept, strict=True) if k)
+    # per turn: how many of its gold facts are about the conversation ("X asked Y…")
+    inter = np.array([sum(bool(INTERACTION_FACT.search(f)) for f in r["facts"]) for r in rows])
+    n_inter = int(inter.sum())
+    inter_hit = int(inter[kept].sum())
+    own_hit = int((facts - inter)[kept].sum())
 
     ranking: dict[str, float] = {
         "oracle": recall_at_budget(y.astype(float), conv, facts),
@@ -161,9 +163,7 @@ def main() -> int:
     return 0
 
 
-def _view(row: dict[str, Any]):
-    from madohub_memory.extraction.base import TurnView
-
+def _view(row: dict[str, Any]) -> TurnView:
     return TurnView(id=row["id"], role="user", content=row["text"], conversation_id=str(row["conv"]))
 
 

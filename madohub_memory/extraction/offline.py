@@ -23,6 +23,8 @@ from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.extraction.base import Mode, TurnView
 from madohub_memory.extraction.flags import scan
+from madohub_memory.extraction.rewrite import STOP_WORDS as _STOP
+from madohub_memory.extraction.rewrite import rewrite_first_person_en, rewrite_i_zh, rewrite_we_zh
 
 MAX_TURN_CHARS = 4000
 MAX_SENTENCE_CHARS = 400
@@ -79,9 +81,6 @@ _DIRECTIVE = re.compile(
     r"show me|tell me|explain|help|try|debug|continue|commit|push|open|read|find|search|test|build|"
     r"install|move|set up|setup|configure)\b|\bI (?:want|need|would like) you to\b|\bfor me\b",
     re.I,
-)
-_STOP = frozenset(
-    ["the", "a", "an", "and", "or", "but", "so", "to", "of", "in", "on", "at", "for", "with", "from", "by", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "there", "here", "i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "we", "our", "us", "you", "your", "he", "she", "they", "them", "his", "her", "their", "just", "really", "very", "so", "too", "also", "much", "many", "lot", "lots", "some", "any", "all", "more", "most", "such", "what", "how", "when", "where", "which", "who", "why", "not", "no", "yes", "yeah", "oh", "wow", "hey", "hi", "thanks", "thank", "totally", "definitely", "like", "get", "got", "gonna", "wanna", "been", "have", "has", "had", "do", "does", "did", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "am", "about", "up", "out", "into", "over", "than", "then", "now", "still", "even", "ever", "always", "never", "again", "well", "pretty", "kinda", "sort", "thing", "things", "stuff", "something", "anything", "everything", "one", "ones", "it's", "that's", "there's", "what's"]
 )
 
 _CUE_EN: list[tuple[str, re.Pattern[str], float]] = [
@@ -567,128 +566,8 @@ class OfflineExtractor:
         s = self.subject_zh
         if not _ZH_FIRST.search(sentence) and _ZH_IMPERATIVE.match(sentence):
             return f"{s}要求：{sentence.rstrip('。！!')}。"
-        text = _rewrite_we_zh(sentence, s)
-        text = _rewrite_i_zh(text, s)
+        text = rewrite_we_zh(sentence, s)
+        text = rewrite_i_zh(text, s)
         if not re.search(r"[。！？!?.…]$", text):
             text += "。"
         return text.replace("！", "。")
-
-
-def _rewrite_i_zh(sentence: str, s: str) -> str:
-    """"我" -> "用户"; once the user is the subject of a clause, a later "我" in that clause
-    is "自己" ("我觉得我的薪资…" -> "用户觉得自己的薪资…", not "用户觉得用户的薪资…").
-    A possessive first mention ("我的朋友对我…") keeps "用户", since "自己" would then
-    point at the friend."""
-    out: list[str] = []
-    for clause in re.split(r"([，,；;：:])", sentence):
-        subject = False
-        parts = re.split(r"(?<!自)我", clause)
-        rebuilt = parts[0]
-        for part in parts[1:]:
-            rebuilt += "自己" if subject else s
-            rebuilt += part
-            subject = subject or not part.startswith("的")
-        out.append(rebuilt)
-    return "".join(out)
-
-
-def _rewrite_we_zh(sentence: str, s: str) -> str:
-    """"我们" the way a note about the user would say it: "我们全家" -> "用户全家",
-    "我们公司" -> "用户所在的公司", "我们的项目" -> "用户的项目", otherwise "用户等人"."""
-    we = r"(?:我们|咱们)"
-    text = re.sub(we + r"(?=全家|一家|家)", s, sentence)
-    text = re.sub(we + r"(?:的)?(?=公司|团队|组|部门|学校|班|小组|实验室)", f"{s}所在的", text)
-    text = re.sub(we + r"的", f"{s}的", text)
-    text = re.sub(we + r"(?=项目|仓库|代码|产品|系统|服务)", f"{s}的", text)
-    return re.sub(we, f"{s}等人", text)
-
-
-# -- first person -> third person (English) ----------------------------------------------
-
-_MODALS = frozenset(["can", "can't", "cannot", "could", "couldn't", "will", "won't", "would", "wouldn't", "should", "shouldn't", "must", "might", "may", "shall"])
-_ADVERBS = frozenset(["really", "also", "usually", "always", "just", "still", "never", "often", "sometimes", "actually", "totally", "definitely", "generally", "mostly", "rarely", "truly", "absolutely", "honestly", "even", "already", "finally", "recently", "kinda", "kind", "sort", "basically", "personally"])
-_IRREGULAR_PAST = frozenset(
-    ["went", "got", "made", "took", "gave", "saw", "found", "had", "did", "was", "were", "came", "became", "began", "brought", "bought", "built", "caught", "chose", "drew", "drove", "ate", "fell", "felt", "fought", "flew", "forgot", "froze", "grew", "heard", "held", "hid", "hit", "hurt", "kept", "knew", "laid", "led", "left", "lent", "let", "lost", "meant", "met", "paid", "put", "quit", "ran", "rode", "rang", "rose", "said", "sold", "sent", "set", "shook", "shot", "showed", "shut", "sang", "sat", "slept", "spoke", "spent", "stood", "stole", "swam", "taught", "told", "thought", "threw", "understood", "woke", "wore", "won", "wrote", "read", "learned", "learnt", "spent", "sent", "finished", "started"]
-)
-_PAST_MARK = re.compile(r"ed$")
-_SELF_SUBJ = re.compile(r"\b(I)\b(\s+)(\w+)(?:(\s+)(\w+))?")
-
-
-_IRREGULAR_3RD = {"am": "is", "'m": "is", "have": "has", "do": "does", "don't": "doesn't",
-                  "haven't": "hasn't", "go": "goes"}
-
-
-def _third_person(verb: str) -> str:
-    low = verb.lower()
-    if low in _IRREGULAR_3RD:
-        return _IRREGULAR_3RD[low]
-    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _needs_s(word: str) -> bool:
-    low = word.lower()
-    if low in _MODALS or low in _IRREGULAR_PAST or low in ("was", "wasn't", "didn't", "had", "hadn't"):
-        return False
-    if low in ("am", "have", "do", "don't", "haven't"):
-        return True
-    if not low.isalpha() or (low in _STOP and low not in ("like", "get", "do", "have")):
-        return low in ("like", "get")
-    return not _PAST_MARK.search(low)
-
-
-def _later_possessives_as_their(text: str, subject: str, mid: str) -> str:
-    """Once the user is the subject, a later "the user's" reads "their" ("User is lucky to
-    have their family", not "…the user's family"). A possessive first mention ("User's
-    sister and the user…") leaves the sentence as it is."""
-    names = "|".join(re.escape(n) for n in dict.fromkeys((subject, mid)))
-    first = re.search(rf"\b(?:{names})\b(?!'s)", text)
-    if first is None:
-        return text
-    head, tail = text[: first.end()], text[first.end():]
-    return head + re.sub(rf"\b(?:{names})'s\b", "their", tail)
-
-
-def rewrite_first_person_en(sentence: str, subject: str = "User") -> str:
-    """"I prefer tabs" -> "User prefers tabs"; "my dog" -> "User's dog" (a rough but safe rewrite)."""
-    mid = "the user" if subject == "User" else subject
-    poss_start = f"{subject}'s"
-    poss_mid = f"{mid}'s"
-
-    def subject_verb(m: re.Match[str]) -> str:
-        word, second = m.group(3), m.group(5)
-        head = subject if m.start() == 0 else mid
-        if word.lower() in _ADVERBS and second is not None:
-            verb = _third_person(second) if _needs_s(second) else second
-            return f"{head}{m.group(2)}{word}{m.group(4)}{verb}"
-        verb = _third_person(word) if _needs_s(word) else word
-        rest = f"{m.group(4)}{second}" if second is not None else ""
-        return f"{head}{m.group(2)}{verb}{rest}"
-
-    text = sentence
-    text = re.sub(r"\bI'm\b|\bIm\b|\bI am\b", "I am", text)
-    text = re.sub(r"\bI've\b|\bIve\b", "I have", text)
-    text = re.sub(r"\bI'll\b", "I will", text)
-    text = re.sub(r"\bI'd\b", "I would", text)
-    text = _SELF_SUBJ.sub(subject_verb, text)
-    text = re.sub(r"^I\b", subject, text)
-    text = re.sub(r"\bI\b", mid, text)
-    text = re.sub(r"^My\b", poss_start, text)
-    text = re.sub(r"\bmy\b", poss_mid, text, flags=re.I)
-    text = re.sub(r"\bmine\b", poss_mid, text, flags=re.I)
-    text = re.sub(r"\bmyself\b", "themself" if subject == "User" else subject, text, flags=re.I)
-    text = re.sub(r"\bme\b", mid, text)
-    text = re.sub(r"^We\b", f"{subject} and others", text)
-    text = re.sub(r"^Our\b", poss_start, text)
-    text = re.sub(r"\bwe\b", f"{mid} and others", text)
-    text = re.sub(r"\bour\b", poss_mid, text)
-    text = re.sub(r"\bus\b", "them", text)
-    text = text.replace("'re", " are").replace("'ve", " have")
-    text = _later_possessives_as_their(text, subject, mid)
-    text = text.rstrip(" ,;:-")
-    if text and text[-1] not in ".!…":
-        text += "."
-    return text.replace("!", ".")
