@@ -176,3 +176,11 @@ def test_memorybank_hobbies_are_found(eval_dev):
         for i, pair in enumerate(exchanges):
             contents += [d.content for d in ex.extract([TurnView(f"{day}:{i}", "user", pair["query"])])]
     assert any("摄影" in c and c.startswith("用户") for c in contents)
+
+
+def test_we_in_a_workspace_is_the_users_team():
+    text = "We decided to use SQLite because the app must work offline."
+    in_workspace = OfflineExtractor().extract([TurnView("t1", "user", text)], namespace="workspace:shop")
+    elsewhere = OfflineExtractor().extract([TurnView("t1", "user", text)])
+    assert in_workspace[0].content.startswith("User and their team decided to use SQLite")
+    assert elsewhere[0].content.startswith("User and others decided to use SQLite")

@@ -416,7 +416,8 @@ class OfflineExtractor:
         if zh:
             content = "".join(self._rewrite_zh(x) for x in sentences)
         else:
-            content = " ".join(self._rewrite_en(x) for x in sentences)
+            team = bool(namespace and namespace.startswith("workspace:"))
+            content = " ".join(self._rewrite_en(x, team=team) for x in sentences)
         content = content.strip()
         if len(content) > MAX_CONTENT_CHARS:
             content = content[: MAX_CONTENT_CHARS - 1].rstrip() + "…"
@@ -509,7 +510,7 @@ class OfflineExtractor:
             picks.append(_Pick(f["sentence"], f["quality"] + (2.0 if f in strong else 0.0), kind, strength))
         return picks
 
-    def _rewrite_en(self, sentence: str) -> str:
+    def _rewrite_en(self, sentence: str, *, team: bool = False) -> str:
         if not _FIRST_PERSON_CI.search(sentence.lower()) and _IMPERATIVE_START.match(sentence.lower()):
             body = sentence.rstrip(" .!")
             body = re.sub(r"(?i)^please\s+", "", body)
@@ -517,7 +518,7 @@ class OfflineExtractor:
             if not body.startswith("not to "):
                 body = "to " + body[0].lower() + body[1:]
             return f"{self.subject} wants the agent {body}."
-        return rewrite_first_person_en(sentence, self.subject)
+        return rewrite_first_person_en(sentence, self.subject, team=team)
 
     # -- Chinese ---------------------------------------------------------------------------
 

@@ -92,9 +92,14 @@ def _later_possessives_as_their(text: str, subject: str, mid: str) -> str:
     return head + re.sub(rf"\b(?:{names})'s\b", "their", tail)
 
 
-def rewrite_first_person_en(sentence: str, subject: str = "User") -> str:
-    """"I prefer tabs" -> "User prefers tabs"; "my dog" -> "User's dog" (a rough but safe rewrite)."""
+def rewrite_first_person_en(sentence: str, subject: str = "User", *, team: bool = False) -> str:
+    """"I prefer tabs" -> "User prefers tabs"; "my dog" -> "User's dog" (a rough but safe rewrite).
+
+    ``team``: the statement comes from a workspace, where "we" is the user's team ("We chose
+    Postgres" -> "User and their team chose Postgres"); elsewhere "we" is "User and others".
+    Both stay plural, so the verb that follows still agrees."""
     mid = "the user" if subject == "User" else subject
+    others = "their team" if team else "others"
     poss_start = f"{subject}'s"
     poss_mid = f"{mid}'s"
 
@@ -121,9 +126,9 @@ def rewrite_first_person_en(sentence: str, subject: str = "User") -> str:
     text = re.sub(r"\bmine\b", poss_mid, text, flags=re.I)
     text = re.sub(r"\bmyself\b", "themself" if subject == "User" else subject, text, flags=re.I)
     text = re.sub(r"\bme\b", mid, text)
-    text = re.sub(r"^We\b", f"{subject} and others", text)
+    text = re.sub(r"^We\b", f"{subject} and {others}", text)
     text = re.sub(r"^Our\b", poss_start, text)
-    text = re.sub(r"\bwe\b", f"{mid} and others", text)
+    text = re.sub(r"\bwe\b", f"{mid} and {others}", text)
     text = re.sub(r"\bour\b", poss_mid, text)
     text = re.sub(r"\bus\b", "them", text)
     text = text.replace("'re", " are").replace("'ve", " have")
