@@ -184,3 +184,27 @@ def test_we_in_a_workspace_is_the_users_team():
     elsewhere = OfflineExtractor().extract([TurnView("t1", "user", text)])
     assert in_workspace[0].content.startswith("User and their team decided to use SQLite")
     assert elsewhere[0].content.startswith("User and others decided to use SQLite")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I am allergic to peanuts.", "User is allergic to peanuts."),
+    ("My name is Pieter.", "User's name is Pieter."),
+    ("I work at a bank in Shenzhen.", "User works at a bank in Shenzhen."),
+    ("This project targets Python 3.11.", "This project targets Python 3.11."),
+    ("The staging database is Postgres 15.", "The staging database is Postgres 15."),
+    ("我对花生过敏。", "用户对花生过敏。"),
+    ("我叫王伟。", "用户叫王伟。"),
+    ("这个项目用 Python 3.11。", "这个项目用 Python 3.11。"),
+    ("测试数据库是 Postgres 15。", "测试数据库是 Postgres 15。"),
+])
+def test_a_turn_that_is_one_plain_fact_is_kept(text, expected):
+    """Short statements are what people type to a coding agent; length must not hide them."""
+    draft = one(text)
+    assert draft is not None, text
+    assert draft.content == expected
+
+
+def test_chinese_we_in_a_workspace_is_the_users_team():
+    text = "我们决定用 pnpm 而不是 npm，因为安装更快。"
+    drafts = OfflineExtractor().extract([TurnView("t1", "user", text)], namespace="workspace:shop")
+    assert drafts[0].content.startswith("用户团队决定用 pnpm")

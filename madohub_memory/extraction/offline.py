@@ -54,7 +54,9 @@ _LEAD_INTERJECTION = re.compile(
 )
 _FIRST_PERSON_CI = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|us)\b", re.I)
 _YOU_SUBJECT = re.compile(
-    r"^(?:you|you're|you've|you'll|you'd|your|that's|that|this|it's|it|sounds?|looks?|must|what|how|"
+    r"^(?:you|you're|you've|you'll|you'd|your|that's|that|"
+    r"this(?! (?:\w+ )?(?:project|repo|app|service|codebase|api|backend|frontend|database|site|server)\b)|"
+    r"it's|it|sounds?|looks?|must|what|how|"
     r"congrat\w*|good luck|take care|glad|so glad|happy for|sorry|can't wait|let me know|let's|keep|"
     r"hope|bet|same|me too|love (?:that|it|this|the)|enjoy|have fun|see you|talk soon|catch you|"
     r"here's to|cheers|welcome|thanks?|thank you|appreciate)\b",
@@ -108,11 +110,13 @@ _CUE_EN: list[tuple[str, re.Pattern[str], float]] = [
         r"my (?:routine|habit)|as a rule|(?:it|this) keeps happening|again and again)\b", re.I), 0.6),
     ("fact", re.compile(
         r"\b(?:I'm|I am)\s+(?:a|an)\s+\w+|\bI\s+(?:work|live|study|grew up|was born|teach)\b"
+        r"|\b(?:I'm|I am)\s+(?:allergic to|from|based in|vegetarian|vegan|left-handed|colou?r-?blind)\b"
         r"|\b(?:my|our)\s+(?:project|repo|repository|app|service|team|company|stack|codebase|api|"
         r"database|server|job|name|wife|husband|partner|kids?|son|daughter|dog|cat|family|mom|dad|mother|"
         r"father|brother|sister|friend|boss|home|house|car|band)\b"
         r"|\b(?:we|I)\s+(?:use|run|deploy|host|build with|target)\b"
-        r"|\b(?:this|the) (?:project|repo|app|service|codebase) (?:uses|is|runs|needs|has)\b"
+        r"|\b(?:this|the|our) (?:\w+ )?(?:project|repo|app|service|codebase|api|backend|frontend|database|db|"
+        r"site|server|cluster|pipeline) (?:uses|is|runs|needs|has|targets|requires|depends on|supports|lives)\b"
         r"|\b(?:is|are) (?:written|built|deployed|hosted) (?:in|on|with)\b", re.I), 0.6),
     ("event", re.compile(
         r"\b(?:yesterday|today|tonight|last (?:week|weekend|month|year|night|friday|saturday|sunday)|"
@@ -146,7 +150,7 @@ _ZH_NOISE = re.compile(
     r"^(?:你好|您好|嗨|哈喽|谢谢|感谢|多谢|太感谢|不客气|好的|收到|明白|了解|知道了|再见|拜拜|晚安|早安|"
     r"没问题|可以|行|嗯|哈哈|加油|太好了|太棒了|真棒|厉害|辛苦了|很高兴认识你)"
 )
-_ZH_YOU = re.compile(r"^(?:这|那|听起来|听上去|看起来|真|太|希望)|你|您|聊天|谈谈|谈论|聊聊")
+_ZH_YOU = re.compile(r"^(?:这(?!个?(?:项目|仓库|代码库|服务|系统|应用))|那|听起来|听上去|看起来|真|太|希望)|你|您|聊天|谈谈|谈论|聊聊")
 # Talking to the assistant about the conversation ("今天想跟你聊聊…", "我想请教你…") or asking
 # for something ("我想找一些电影看"): a request, not a fact about the user.
 _ZH_ADDRESS = re.compile(r"(?:跟|和|给|问|请|向|告诉)(?:你|您)|(?:想|要)(?:跟|和)?\S{0,3}(?:聊聊|谈谈|聊一聊|请教)|^我想(?:找|要|问|了解|知道|请教)")
@@ -180,7 +184,7 @@ _CUE_ZH: list[tuple[str, re.Pattern[str], float]] = [
     ("decision", re.compile(r"决定|选择了|选定|定了|拍板|最终(?:用|选|采用)|我们(?:就)?(?:用|采用)\S{1,20}(?:吧|了)"), 0.7),
     ("preference", re.compile(r"喜欢|爱(?:好|看|听|吃|玩)|热爱|偏好|偏爱|更倾向|倾向于|讨厌|受不了|最爱|兴趣|宁愿|而不是|不要用|别用|不用\S{1,12}用|用\S{1,15}(?:而不是|不用|代替)"), 0.65),
     ("pattern", re.compile(r"每天|每周|每次|每个(?:周末|月|星期)|总是|经常|通常|一般(?:都|会)|习惯|平时|常常"), 0.6),
-    ("fact", re.compile(r"我(?:是|叫)\S|我在\S{1,12}(?:工作|上班|上学|读书|实习)|我住在|我(?:的|们的)\S{1,8}(?:是|叫|在|有)|我(?:有|养了)\S|项目(?:用|使用|基于|采用)|(?:用|基于)\S{1,12}(?:写的|开发|实现)|我的(?:工作|职业|专业|性格)"), 0.6),
+    ("fact", re.compile(r"我(?:是|叫)\S|我在\S{1,12}(?:工作|上班|上学|读书|实习)|我住在|我(?:的|们的)\S{1,8}(?:是|叫|在|有)|我(?:有|养了)\S|(?:项目|仓库|代码库|数据库|后端|前端|服务器|接口)\S{0,4}(?:是|用|使用|基于|采用|跑在|部署在)|我们(?:用|使用|采用)\s*\S|(?:用|基于)\S{1,12}(?:写的|开发|实现)|我的(?:工作|职业|专业|性格)"), 0.6),
     ("event", re.compile(r"昨天|今天|前天|上周|上个(?:月|星期|周末)|这周|这个(?:月|周末)|最近|刚刚|刚才|刚(?:去|买|搬|完成|开始|参加)|前几天|去年|今年|我(?:去|参加|看|买|搬|开始|完成|学|拍|遇到|参观)了"), 0.55),
 ]
 _ZH_IMPERATIVE = re.compile(r"^(?:请|请你|务必|一定要|总是|每次都|记得|以后|别|不要|用|改用|统一用)")
@@ -287,6 +291,14 @@ def _is_strong_en(f: dict) -> bool:
     if f["kind"] == "pattern" and (f["first"] or f["imperative"]):
         return True
     return f["correction"] and f["words"] >= 4
+
+
+def _is_plain_fact_en(f: dict) -> bool:
+    """A turn that is one plain statement of fact ("I am allergic to peanuts.", "This project
+    targets Python 3.11."). The turn scorer, fitted on chatty LoCoMo turns where short
+    turns are mostly reactions, would drop it for being short."""
+    return (f["kind"] in ("fact", "event") and f["strength"] > 0 and f["words"] >= 2
+            and not (f["question"] or f["you_subject"] or f["empathy"] or f["you"]))
 
 
 _MAX_LOG_CHARS = math.log1p(400)
@@ -413,10 +425,11 @@ class OfflineExtractor:
             masked, found = scan(p.sentence)
             flags.update(found)
             sentences.append(masked)
+        # in a workspace "we" is the user's team, elsewhere the user and others
+        team = bool(namespace and namespace.startswith("workspace:"))
         if zh:
-            content = "".join(self._rewrite_zh(x) for x in sentences)
+            content = "".join(self._rewrite_zh(x, team=team) for x in sentences)
         else:
-            team = bool(namespace and namespace.startswith("workspace:"))
             content = " ".join(self._rewrite_en(x, team=team) for x in sentences)
         content = content.strip()
         if len(content) > MAX_CONTENT_CHARS:
@@ -495,7 +508,7 @@ class OfflineExtractor:
             eligible = [f for f in eligible if f["kind"] == "postmortem"]
             if not eligible:
                 return []
-        strong = [f for f in eligible if _is_strong_en(f)]
+        strong = [f for f in eligible if _is_strong_en(f) or (len(sents) == 1 and _is_plain_fact_en(f))]
         score = turn_score_en(sents)
         if not strong and score < self.threshold:
             return []
@@ -542,10 +555,13 @@ class OfflineExtractor:
             if assistant:
                 if cue is None or cue[0] != "postmortem":
                     continue
-            elif not first and (cue is None or cue[0] not in ("preference", "postmortem", "decision")) and not correction:
+            elif not first and not correction and not (
+                    cue and (cue[0] in ("preference", "postmortem", "decision")
+                             or (cue[0] == "fact" and _ZH_DETAIL.search(sentence)))):
                 continue
             cjk = len(_CJK.findall(sentence))
-            if cjk < 5 and not (cue and cue[1] >= 0.65 and cjk >= 2):
+            # short is fine when it is a plain statement: "我叫王伟。", "我们用 pnpm。"
+            if cjk < 5 and not (cue and cjk >= 2 and (cue[1] >= 0.65 or first or _ZH_DETAIL.search(sentence))):
                 continue
             score = 0.1 * min(cjk, 20)
             if first:
@@ -563,11 +579,11 @@ class OfflineExtractor:
             picks.append(_Pick(sentence, score, kind, strength))
         return picks
 
-    def _rewrite_zh(self, sentence: str) -> str:
+    def _rewrite_zh(self, sentence: str, *, team: bool = False) -> str:
         s = self.subject_zh
         if not _ZH_FIRST.search(sentence) and _ZH_IMPERATIVE.match(sentence):
             return f"{s}要求：{sentence.rstrip('。！!')}。"
-        text = rewrite_we_zh(sentence, s)
+        text = rewrite_we_zh(sentence, s, team=team)
         text = rewrite_i_zh(text, s)
         if not re.search(r"[。！？!?.…]$", text):
             text += "。"

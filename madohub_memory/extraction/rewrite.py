@@ -32,15 +32,15 @@ def rewrite_i_zh(sentence: str, s: str) -> str:
     return "".join(out)
 
 
-def rewrite_we_zh(sentence: str, s: str) -> str:
+def rewrite_we_zh(sentence: str, s: str, *, team: bool = False) -> str:
     """"我们" the way a note about the user would say it: "我们全家" -> "用户全家",
-    "我们公司" -> "用户所在的公司", "我们的项目" -> "用户的项目", otherwise "用户等人"."""
+    "我们公司" -> "用户所在的公司", "我们的项目" -> "用户的项目", otherwise "用户等人" ("用户团队" in a workspace)."""
     we = r"(?:我们|咱们)"
     text = re.sub(we + r"(?=全家|一家|家)", s, sentence)
     text = re.sub(we + r"(?:的)?(?=公司|团队|组|部门|学校|班|小组|实验室)", f"{s}所在的", text)
     text = re.sub(we + r"的", f"{s}的", text)
     text = re.sub(we + r"(?=项目|仓库|代码|产品|系统|服务)", f"{s}的", text)
-    return re.sub(we, f"{s}等人", text)
+    return re.sub(we, f"{s}团队" if team else f"{s}等人", text)
 
 
 # -- first person -> third person (English) ----------------------------------------------
