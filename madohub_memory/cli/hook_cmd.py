@@ -116,7 +116,11 @@ def _recall(svc: Any, event: dict[str, Any]) -> str | None:
     cwd = event.get("cwd")
     if not isinstance(cwd, str) or not cwd.strip("/ "):
         return None
-    project = os.path.basename(cwd.rstrip("/")).strip()
+    from madohub_memory.ingest.workspace import project_name
+
+    project = project_name(cwd)
+    if not project:
+        return None
     hits = svc.recall.search(project, namespace=f"workspace:{project}", k=8, source="hook")
     if not hits:
         return None

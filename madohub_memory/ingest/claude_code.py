@@ -20,6 +20,7 @@ from typing import Any
 from madohub_memory.core.text import clean_text
 from madohub_memory.ingest.lines import iter_json_lines
 from madohub_memory.ingest.model import LineError, ParsedConversation, ParsedTurn, ReadResult
+from madohub_memory.ingest.workspace import workspace_namespace
 
 FORMAT = "claude-code"
 _NOT_HUMAN = ("<command-", "<local-command-", "<bash-", "<task-notification>", "<system-reminder>")
@@ -99,9 +100,7 @@ class _SessionReader:
         if self.conversation_id:
             conv_id = self.conversation_id
         cwd = record.get("cwd")
-        namespace = None
-        if isinstance(cwd, str) and cwd.strip("/ "):
-            namespace = f"workspace:{os.path.basename(cwd.rstrip('/')).strip()}"
+        namespace = workspace_namespace(cwd) if isinstance(cwd, str) else None
         meta = {k: record[k] for k in ("cwd", "gitBranch", "version", "slug", "agentId") if record.get(k)}
         self.conv = ParsedConversation(
             id=conv_id, format=FORMAT, source_path=self.path, title=self.title or record.get("slug"),

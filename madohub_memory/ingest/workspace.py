@@ -1,0 +1,93 @@
+"""Which ``workspace:`` a working directory belongs to: the repository, not the folder.
+
+Why: a developer runs agents in the repository root, in subfolders of it and in git
+worktrees (``~/src/shop-feature-x`` checked out from ``~/src/shop``); all of them are one
+project and must share one memory. The folder name is only the fallback, for a path that
+is not inside a repository or no longer exists on this machine (a transcript copied from
+elsewhere).
+
+Resolution, first match wins:
+1. an explicit mapping of path prefixes to project names (longest prefix first);
+2. the nearest ancestor holding ``.git``: a directory means that folder is the repository
+   root; a file (``gitdir: …/.git/worktrees/<name>``) means a linked worktree, whose
+   repository root is the folder that holds the common ``.git`` directory;
+3. the last component of the path.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+_MAX_GITFILE_BYTES = 4096
+
+
+def _norm(path: str) -> str:
+    return os.path.normpath(os.path.expanduser(path.strip()))
+
+
+def _mapped(path: str, mapping: Mapping[str, str] | None) -> str | None:
+    if not mapping:
+        return None
+    for prefix in sorted(mapping, key=len, reverse=True):
+        root = _norm(prefix)
+        if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
+            name = str(mapping[prefix]).strip()
+            return name or None
+    return None
+
+
+def _worktree_main_root(gitfile: str) -> str | None:
+    """The main repository root named by a linked worktree's ``.git`` file, if any."""
+    try:
+        with open(gitfile, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(_MAX_GITFILE_BYTES)
+    except OSError:
+        return None
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    if not line.startswith("gitdir:"):
+        return None
+    gitdir = line[len("gitdir:"):].strip()
+    if not os.path.isabs(gitdir):
+        gitdir = os.path.join(os.path.dirname(gitfile), gitdir)
+    parts = PurePosixPath(os.path.normpath(gitdir)).parts
+    # …/<repo>/.git/worktrees/<name>: the repository is the folder holding that .git.
+    if len(parts) >= 3 and parts[-2] == "worktrees" and parts[-3] == ".git":
+        return str(PurePosixPath(*parts[:-3]))
+    return None
+
+
+def repository_root(path: str) -> str | None:
+    """The root of the repository that contains ``path`` (a linked worktree maps to its main
+    checkout), or None when ``path`` is not inside a git repository on this machine."""
+    current = _norm(path)
+    while True:
+        marker = os.path.join(current, ".git")
+        if os.path.isdir(marker):
+            return current
+        if os.path.isfile(marker):
+            return _worktree_main_root(marker) or current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def project_name(cwd: str, mapping: Mapping[str, str] | None = None) -> str | None:
+    """The project name for a working directory, or None for an empty or root path."""
+    if not isinstance(cwd, str) or not cwd.strip("/ \\"):
+        return None
+    path = _norm(cwd)
+    name = _mapped(path, mapping)
+    if name:
+        return name
+    root = repository_root(path)
+    base = os.path.basename((root or path).rstrip(os.sep)).strip()
+    return base or None
+
+
+def workspace_namespace(cwd: str, mapping: Mapping[str, str] | None = None) -> str | None:
+    """``workspace:<project>`` for a working directory (see :func:`project_name`)."""
+    name = project_name(cwd, mapping)
+    return f"workspace:{name}" if name else None
