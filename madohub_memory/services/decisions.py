@@ -146,8 +146,10 @@ class DecisionService:
         file = Path(path)
         if not file.is_file():
             raise NotFoundError(f"Transcript {file} does not exist.")
+        from madohub_memory.services.workspaces import resolver
+
         with file.open(encoding="utf-8", errors="replace") as handle:
-            found = parse_lines(handle)
+            found = parse_lines(handle, resolver(self.svc))
         return self._capture(found, "transcript")
 
     def capture_tool_call(

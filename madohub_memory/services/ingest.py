@@ -175,7 +175,8 @@ class IngestService:
             if _head_hash(path, length) == previous["head_hash"]:
                 start_offset, start_line = previous["end_offset"], previous["end_line"]
                 state, known_before = previous["state"], previous["turns"]
-        result = read_file(os.path.abspath(path), fmt, start_offset, start_line, state)
+        result = read_file(os.path.abspath(path), fmt, start_offset, start_line, state,
+                           workspace_map=self.svc.settings.get("workspace.map"))
         result.state = {**(state or {}), **result.state, "path": real}
         result.state["size"] = size
         result.state["mtime"] = os.path.getmtime(path)
