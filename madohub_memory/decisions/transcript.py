@@ -32,6 +32,7 @@ class CapturedDecision:
     timestamp: str | None = None
     context: dict[str, Any] = field(default_factory=dict)
     multi_select: bool = False
+    descriptions: dict[str, str] = field(default_factory=dict)  # option label -> what it means
 
 
 def _answers_from_text(text: str) -> dict[str, str]:
@@ -68,6 +69,10 @@ def from_tool_call(
             str(o.get("label")) for o in item.get("options") or []
             if isinstance(o, Mapping) and str(o.get("label") or "").strip()
         ]
+        descriptions = {
+            str(o.get("label")): str(o.get("description")).strip() for o in item.get("options") or []
+            if isinstance(o, Mapping) and o.get("label") and isinstance(o.get("description"), str)
+        }
         answer = answers.get(question)
         if not question or len(options) < 2 or answer is None:
             continue
@@ -79,7 +84,7 @@ def from_tool_call(
         found.append(CapturedDecision(
             question=question, options=options, answer=answer, ref=f"{ref}:{index}",
             session=session, timestamp=timestamp, context=dict(context or {}),
-            multi_select=bool(item.get("multiSelect")),
+            multi_select=bool(item.get("multiSelect")), descriptions=descriptions,
         ))
     return found
 

@@ -572,6 +572,26 @@ madohub-memory hook --install&lt;/pre&gt;&lt;h3&gt;任意 MCP 客户端&lt;/h3&g
         <translation>适用条件：个性化已关闭（采用提问方的默认选项）</translation>
     </message>
     <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="159"/>
+        <source>Recommended when you chose it before (too few observations to personalise)</source>
+        <translation>适用条件：您之前选过它（观察次数还不足以个性化）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="161"/>
+        <source>Ask: you answered in your own words, not with an offered option</source>
+        <translation>请询问：您之前用自己的话作答，没有选择任何给出的选项</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="175"/>
+        <source>No recommendation (your own answers so far)</source>
+        <translation>无推荐（目前都是您自己的回答）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="177"/>
+        <source>{option} (Recommended) — your earlier choice</source>
+        <translation>{option}（推荐）— 您之前的选择</translation>
+    </message>
+    <message>
         <location filename="../../madohub_memory/gui/decisions_view.py" line="157"/>
         <source>Recommended when there is no personal history yet</source>
         <translation>适用条件：尚无个人历史记录</translation>
