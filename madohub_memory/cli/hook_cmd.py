@@ -152,6 +152,8 @@ def _remember_guide(svc: Any, event: dict[str, Any], db: str | None) -> str:
 
 
 def _hook(args: argparse.Namespace) -> int:
+    if os.environ.get("MADOHUB_HOOK_DISABLE", "") not in ("", "0"):
+        return 0  # our own headless extraction run (claude -p): never feed it back into memory
     try:
         event = _read_event()
         output = handle_event(event, args.db)
