@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from test_gui_helpers import open_window  # noqa: E402
+from test_gui_helpers import open_window
 
-from madohub_memory.services import extraction_backend  # noqa: E402
+from madohub_memory.services import extraction_backend
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 
