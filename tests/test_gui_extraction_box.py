@@ -27,12 +27,14 @@ def test_backend_choice_says_where_transcripts_go(qtbot, svc, db_path, tmp_path,
 
         box.backend.setCurrentIndex(box.backend.findData("claude-code"))
         qtbot.waitUntil(lambda: svc.settings.get("extraction.backend") == "claude-code", timeout=5000)
-        assert "Claude Code on this machine" in box.destination.text() and box.destination.font().bold()
+        qtbot.waitUntil(lambda: "Claude Code on this machine" in box.destination.text(), timeout=5000)
+        assert box.destination.font().bold()
         assert box.claude_program.isVisibleTo(box) and not box.base_url.isVisibleTo(box)
 
         box.backend.setCurrentIndex(box.backend.findData("llm"))
         qtbot.waitUntil(lambda: svc.settings.get("extraction.backend") == "llm", timeout=5000)
-        assert "127.0.0.1:11434 — a server on this computer" in box.destination.text()
+        qtbot.waitUntil(lambda: "127.0.0.1:11434 — a server on this computer" in box.destination.text(),
+                        timeout=5000)  # a reload started by the previous change may land first
         assert not box.destination.font().bold()
         box.base_url.setFocus()
         box.base_url.selectAll()

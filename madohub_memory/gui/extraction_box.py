@@ -105,7 +105,8 @@ class ExtractionBox(QGroupBox):
         self._loading = True
         try:
             self._values = dict(settings)
-            self._draft = {}
+            editing = {key for attr, key in _TEXT_KEYS.items() if getattr(self, attr).hasFocus()}
+            self._draft = {k: v for k, v in self._draft.items() if k in editing}  # keep what is being typed
             self.backend.setCurrentIndex(max(0, self.backend.findData(settings["extraction.backend"])))
             for attr, key in _TEXT_KEYS.items():
                 edit: QLineEdit = getattr(self, attr)
