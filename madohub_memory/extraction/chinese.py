@@ -16,7 +16,7 @@ from madohub_memory.extraction.sentences import Pick, kind_of, split
 MAX_SENTENCE_CHARS = 400
 
 _ZH_SPLIT = re.compile(r"(?<=[。！？!?；;…])|\n+")
-_ZH_LEAD = re.compile(r"^(?:(?:嗯+|恩+|哦+|噢|啊|哈+|呵+|好的|好吧|对|是的|没错|其实|不过|另外|还有|然后|所以|那个|额|诶|唉)[，,。！!、\s]*)+")
+_ZH_LEAD = re.compile(r"^(?:(?:嗯+|恩+|呃+|哦+|噢|啊|哈+|呵+|好的|好吧|对|是的|没错|其实|不过|另外|还有|然后|所以|那个|额|诶|唉)[，,。！!、\s]*)+")
 _ZH_FIRST = re.compile(r"我|咱们|本人")
 _ZH_NOISE = re.compile(
     r"^(?:你好|您好|嗨|哈喽|谢谢|感谢|多谢|太感谢|不客气|好的|收到|明白|了解|知道了|再见|拜拜|晚安|早安|"
@@ -36,7 +36,10 @@ _ZH_INTENT_ONLY = re.compile(
 # "…，你呢？" / "…，有什么推荐吗？": keep the statement before the trailing question.
 _ZH_TRAILING_Q = re.compile(r"[，,][^，,]*(?:你|您|吗|呢|什么|怎么|哪|如何|有没有|能不能|可不可以)[^，,]*[？?]?$")
 _ZH_SHARE = re.compile(r"我?(?:想|要)?来?(?:跟|和|与)(?:你|您)分享(?:一下)?")
-_ZH_GREETING_CLAUSE = re.compile(r"^(?:你好|您好|嗨|哈喽)\S{0,8}$|^(?:亲爱的)?(?:AI|ai)?(?:伴侣|朋友|助手)$")
+_ZH_GREETING_CLAUSE = re.compile(
+    r"^(?:你好|您好|嗨|哈喽)\S{0,8}$|^(?:亲爱的)?(?:AI|ai)?(?:伴侣|朋友|助手)$"
+    r"|^(?:我)?(?:也)?(?:很|非常|真)?(?:高兴|开心|荣幸)(?:能)?(?:认识|见到|结识)(?:你|您|大家)\S{0,4}$"
+    r"|^(?:初次见面|请多(?:多)?(?:指教|关照)|见到你很高兴)\S{0,4}$")
 
 
 def _drop_address_clauses(sentence: str) -> str:

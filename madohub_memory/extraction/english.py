@@ -17,7 +17,11 @@ from madohub_memory.extraction.sentences import Pick, kind_of, lower_pattern, sp
 
 MAX_SENTENCE_CHARS = 400
 
-_EN_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s+-\s+(?=[A-Z])")
+# Sentence ends, except after "e.g." / "i.e." / "etc." / "vs." and titles ("Dr. Smith").
+_EN_SPLIT = re.compile(
+    r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\b[MD]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
+    r"(?<!\bapprox\.)(?<!\bcf\.)(?<=[.!?;])\s+|\n+|\s+-\s+(?=[A-Z])"
+)
 _LEAD_INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|oh|ah|aw+|wow|whoa|yeah|yes|yep|yup|nope|no|ok|okay|sure|so|well|haha|lol"
     r"|hmm|um|omg|cool|great|nice|awesome|thanks|thank you|totally|definitely|absolutely|right"
@@ -43,7 +47,12 @@ _EMPATHY = re.compile(
     r"can tell|think so|guess so|see what you mean|love (?:that|how|your|the way you|it when you)|"
     r"like (?:that|your|how you))\b"
     r"|\b(?:let me know|keep me (?:posted|updated)|keep you (?:posted|updated)|I'm (?:always )?here for you"
-    r"|talk (?:soon|later)|see you|take care|good luck|catch up soon)\b",
+    r"|talk (?:soon|later)|see you|take care|good luck|catch up soon)\b"
+    # a remark about the other speaker ("I'm impressed by your willingness…", "I'm proud of you")
+    r"|\b(?:impressed|inspired|amazed|moved|touched|blown away|in awe)\s+(?:by|with|of)\s+(?:you|your|how you)\b"
+    r"|\b(?:proud of|admire|respect|envy|love|adore|appreciate)\s+(?:you|your)\b"
+    r"|\byour\s+(?:\w+\s+){0,3}(?:is|are|was|were|sounds?|looks?)\s+(?:so\s+|really\s+|very\s+)?"
+    r"(?:amazing|awesome|great|impressive|inspiring|incredible|beautiful|wonderful|cool|admirable)\b",
     re.I,
 )
 _QUESTION_LEAD = re.compile(
@@ -78,7 +87,7 @@ _CUE_EN: list[tuple[str, re.Pattern[str], float]] = [
         r"|\b(?:don't|do not|never|please don't|stop)\s+(?:use|using|add|adding|put|write|commit)\b"
         r"|\b(?:instead of|rather than)\b", re.I), 0.65),
     ("pattern", re.compile(
-        r"\b(?:I|we)\s+(?:\w+\s+)?(?:always|usually|often|regularly|tend to|every (?:day|week|morning|night|"
+        r"\b(?:I|we)(?:'ll|'d|'re|'ve|'m)?\s+(?:\w+\s+)?(?:always|usually|often|regularly|tend to|every (?:day|week|morning|night|"
         r"weekend|time))\b|\b(?:every (?:time|day|week|morning|weekend|sunday|monday)|whenever|each time|"
         r"my (?:routine|habit)|as a rule|(?:it|this) keeps happening|again and again)\b", re.I), 0.6),
     ("fact", re.compile(
@@ -125,6 +134,16 @@ _IMPERATIVE_RULE = lower_pattern(_IMPERATIVE_RULE)
 _IMPERATIVE_START = lower_pattern(_IMPERATIVE_START)
 _CUE_EN = [(kind, lower_pattern(p), strength) for kind, p, strength in _CUE_EN]
 _FIRST_SUBJECT = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our)\b")
+# "For each step I want a high-level spec in 1-3 lines", "I want a placeholder TITLE that…",
+# "I'd like the output as a table": what the user wants from this answer, not a standing
+# preference (that one says always / never / in general / from now on).
+_REQUEST = re.compile(
+    r"^(?:for (?:each|every|all|the|this|that|these|those)\b[^,]*,?\s*|in (?:each|every|the|this)\b[^,]*,?\s*"
+    r"|now,?\s+|then,?\s+|next,?\s+|also,?\s+)?"
+    r"(?:i|we) (?:(?:also|just|now|then|really)\s+)?(?:want|need|would like|'d like|'d love|would love|expect)"
+    r"\s+(?:a|an|the|you|it|them|this|that|these|those|each|every|some|one|two|three|\d|my|your|to (?:see|get|have|know|add|make|create|write|implement|build|generate|use))\b"
+)
+_STANDING = re.compile(r"\b(?:always|never|in general|generally|from now on|every time|whenever|by default|in all)\b")
 # Prompt/task specifications ("you will write…", "act as…") and pasted code or errors.
 _TASK_SPEC = re.compile(
     r"\byou (?:will|should|must|shall|need to|are going to|have to|can now)\b|\byour (?:task|job|role|goal)\b"
@@ -157,7 +176,13 @@ def _looks_english(low: str) -> bool:
 # "Here's a pic of…", "Check out this…": points at an attachment the memory will not have.
 _DEICTIC = re.compile(r"(?:here's|here is|here are|heres|check (?:out|this)|look at (?:this|these|that)|take a look)\b")
 # "How do I implement step 2, I'm making a POST": a question even without its "?".
-_ASKING = re.compile(r"(?:how|what|where|why|which|when) (?:do|does|can|could|should|would|is|are|did) (?:i|we|you|it)\b")
+# "How do I implement step 2, I'm making a POST" / "Can I make Docker more verbose, e.g. …":
+# a question even without its "?".
+_ASKING = re.compile(
+    r"(?:how|what|where|why|which|when) (?:do|does|can|could|should|would|is|are|did) (?:i|we|you|it)\b"
+    r"|(?:can|could|should|shall|may|might|would|do|did) (?:i|we)\b"
+    r"|(?:is|are) there (?:a|an|any)\b|is it (?:possible|ok|okay|fine|safe|better|normal)\b"
+)
 _YOU_WORD = re.compile(r"\byou(?:r|'re|'ve|'ll)?\b")
 
 _STRONG_KINDS = ("preference", "decision", "postmortem", "pattern")
@@ -226,8 +251,6 @@ def turn_score_en(sents: list[dict]) -> float:
     return _W["bias"] + sum(_W.get(k, 0.0) * v for k, v in feats.items())
 
 
-
-
 def _content_words(sentence: str) -> int:
     return sum(1 for w in re.findall(r"[A-Za-z][A-Za-z'\-]+", sentence) if w.lower() not in _STOP and len(w) > 2)
 
@@ -267,6 +290,7 @@ def sentences_en(text: str) -> list[dict]:
             "strength": cue[1] if cue else 0.0,
             "reason": bool(_REASON_EN.search(low)),
             "imperative": bool(_IMPERATIVE_RULE.match(low)),
+            "request": bool(_REQUEST.match(low)) and not _STANDING.search(low),
         }
         if feat["imperative"] and feat["kind"] == "fact":
             feat["kind"], feat["strength"] = "pattern", 0.6
@@ -275,7 +299,7 @@ def sentences_en(text: str) -> list[dict]:
             and not (feat["directive"] and feat["kind"] not in _STRONG_KINDS)
             and (feat["first"] or feat["strength"] > 0 or feat["imperative"]
                  or (feat["correction"] and words >= 4))
-            and not _TASK_SPEC.search(low) and not _CODE_LIKE.search(sentence)
+            and not _TASK_SPEC.search(low) and not _CODE_LIKE.search(sentence) and not feat["request"]
             and _looks_english(low) and not _DEICTIC.match(low)
         )
         q = 0.25 * min(words, 8) + 0.6 * feat["first"] + 0.4 * feat["first_subject"] \
@@ -285,13 +309,32 @@ def sentences_en(text: str) -> list[dict]:
         out.append(feat)
     return out
 
+# An assistant's postmortem must state an established cause: not a heading of its own answer
+# ("Lessons learned and best practices."), not a guess about the reader's error ("The error
+# you are seeing is most likely caused by…").
+_HEDGE = re.compile(
+    r"\b(?:most likely|likely|probably|possibly|perhaps|maybe|might|may be|could be|can be|could|seems?|"
+    r"appears?|suspect|typically|usually|often|common(?:ly)?|in general|generally)\b")
+_VERB_HINT = re.compile(
+    r"\b(?:is|was|were|are|be|been|had|has|have|did|does|do|caused|broke|failed|came|turned|went|"
+    r"missed|used|ran|made|led|set|forgot|\w+ed)\b")
+
+
+def _established_cause(f: dict) -> bool:
+    low = f["sentence"].lower()
+    if f["you"] or _HEDGE.search(low) or f["words"] < 4:
+        return False
+    postmortem_cue = _CUE_EN[0][1]
+    return bool(_VERB_HINT.search(postmortem_cue.sub(" ", low)))
+
+
 def pick_en(text: str, assistant: bool, threshold: float) -> list[Pick]:
     sents = sentences_en(text)
     eligible = [f for f in sents if f["eligible"]]
     if not eligible:
         return []
     if assistant:
-        eligible = [f for f in eligible if f["kind"] == "postmortem"]
+        eligible = [f for f in eligible if f["kind"] == "postmortem" and _established_cause(f)]
         if not eligible:
             return []
     strong = [f for f in eligible if _is_strong_en(f) or (len(sents) == 1 and _is_plain_fact_en(f))]

@@ -21,6 +21,7 @@ from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.extraction.base import Mode, TurnView
 from madohub_memory.extraction.chinese import pick_zh, rewrite_zh
+from madohub_memory.extraction.dates import absolute_dates_en, absolute_dates_zh, turn_day
 from madohub_memory.extraction.english import (  # noqa: F401  (re-exported for bench scripts)
     _FIRST_PERSON_CI,
     pick_en,
@@ -30,7 +31,7 @@ from madohub_memory.extraction.english import (  # noqa: F401  (re-exported for 
     turn_score_en,
 )
 from madohub_memory.extraction.flags import scan
-from madohub_memory.extraction.pasted import is_prompt_or_document
+from madohub_memory.extraction.pasted import own_words
 from madohub_memory.extraction.rewrite import rewrite_first_person_en  # noqa: F401  (re-exported)
 from madohub_memory.extraction.sentences import CJK as _CJK
 
@@ -90,11 +91,14 @@ class OfflineExtractor:
         text = turn.content or ""
         if not text.strip() or _NOISE_TURN.match(text):
             return None
+        assistant = turn.role == "assistant"
+        if not assistant:
+            own = own_words(text)
+            if own is None:
+                return None
+            text = own
         text = clean_text(_TAGS.sub(" ", _CODE_BLOCK.sub(" ", text[:MAX_TURN_CHARS])))
         text = _URL.sub("", text)
-        assistant = turn.role == "assistant"
-        if not assistant and is_prompt_or_document(text):
-            return None
         zh = len(_CJK.findall(text)) >= max(2, len(text) // 8)
         if zh:
             picks = pick_zh(text, assistant)
@@ -125,6 +129,9 @@ class OfflineExtractor:
         else:
             content = " ".join(rewrite_en(x, self.subject, team=team) for x in sentences)
         content = content.strip()
+        day = turn_day(turn.created_at)
+        if day is not None:  # "yesterday" means nothing in a memory read next month
+            content = absolute_dates_zh(content, day) if zh else absolute_dates_en(content, day)
         if len(content) > MAX_CONTENT_CHARS:
             content = content[: MAX_CONTENT_CHARS - 1].rstrip() + "…"
         if len(content) < 6:
