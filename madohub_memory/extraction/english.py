@@ -82,7 +82,7 @@ _CUE_EN: list[tuple[str, re.Pattern[str], float]] = [
         r"absolutely\s+|just\s+|also\s+|still\s+|do\s+|don't\s+|do not\s+|never\s+)*"
         r"(?:prefer|like|love|enjoy|adore|hate|dislike|can't stand|favou?r|avoid|care about|value|"
         r"am into|'m into|am a (?:big )?fan of|'m a (?:big )?fan of)\b"
-        r"|\b(?:my|our) fav(?:ou?rite)?s?\b|\bprefer\b"
+        r"|\b(?:my|our) fav(?:ou?rite)?s?\b|\bprefer\b|\b(?:I|we) (?:don't|do not|never) want to\b|\bI'd rather\b"
         r"|\buse\s+\S+\s+(?:instead of|rather than|not|over)\s+\S+"
         r"|\b(?:don't|do not|never|please don't|stop)\s+(?:use|using|add|adding|put|write|commit)\b"
         r"|\b(?:instead of|rather than)\b", re.I), 0.65),
@@ -361,5 +361,3 @@ def rewrite_en(sentence: str, subject: str, *, team: bool = False) -> str:
             body = "to " + body[0].lower() + body[1:]
         return f"{subject} wants the agent {body}."
     return rewrite_first_person_en(sentence, subject, team=team)
-
-# -- Chinese ---------------------------------------------------------------------------

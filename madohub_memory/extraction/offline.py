@@ -21,6 +21,7 @@ from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.extraction.base import Mode, TurnView
 from madohub_memory.extraction.chinese import pick_zh, rewrite_zh
+from madohub_memory.extraction.coding_rules import rules_en, rules_zh
 from madohub_memory.extraction.dates import absolute_dates_en, absolute_dates_zh, turn_day
 from madohub_memory.extraction.english import (  # noqa: F401  (re-exported for bench scripts)
     _FIRST_PERSON_CI,
@@ -34,9 +35,13 @@ from madohub_memory.extraction.flags import scan
 from madohub_memory.extraction.pasted import own_words
 from madohub_memory.extraction.rewrite import rewrite_first_person_en  # noqa: F401  (re-exported)
 from madohub_memory.extraction.sentences import CJK as _CJK
+from madohub_memory.extraction.summary_candidates import SummaryCandidate, summary_candidates
+from madohub_memory.extraction.summary_sections import looks_like_summary
+from madohub_memory.extraction.tool_runs import question_answers, root_causes
 
 MAX_TURN_CHARS = 4000
 MAX_CONTENT_CHARS = 360
+MAX_RULES_PER_TURN = 3
 
 # -- noise --------------------------------------------------------------------------------
 
@@ -48,6 +53,21 @@ _NOISE_TURN = re.compile(
 _CODE_BLOCK = re.compile(r"```.*?(?:```|\Z)", re.S)
 _TAGS = re.compile(r"<[a-zA-Z\-]+>.*?</[a-zA-Z\-]+>", re.S)
 _URL = re.compile(r"https?://\S+")
+
+
+# In a coding session "you" is the agent: a sentence about it is not about the user.
+_ABOUT_AGENT = re.compile(r"\b(?:you|your|you're|yourself)\b|你", re.I)
+_TASK_INTENT = re.compile(
+    r"(?i)^(?:and |so |now |ok,? )?(?:i'm|i am|we're|we are) (?:going|gonna|about) to\b|^(?:i|we)(?:'d| would) like to\b"
+    r"|^(?:i|we) (?:want|need) to (?:start|add|fix|make|try|see|check|create|run|build|update)\b|^(?:and )?let's\b"
+    r"|^我(?:现在|先|要|想)(?:去|来)?(?:试|看|跑|改|加|写)")
+
+
+def is_coding_pass(turns: Sequence[TurnView], namespace: str | None) -> bool:
+    """A pass from a coding session: a workspace, or tool calls in the exchange."""
+    if namespace and namespace.startswith("workspace:"):
+        return True
+    return any(t.role == "tool" or (t.role == "assistant" and "\n[tool " in f"\n{t.content}") for t in turns)
 
 
 class OfflineExtractor:
@@ -73,38 +93,121 @@ class OfflineExtractor:
     def extract(
         self, turns: Sequence[TurnView], *, mode: Mode = "turn", namespace: str | None = None
     ) -> list[CandidateDraft]:
+        coding = is_coding_pass(turns, namespace)
         drafts: list[CandidateDraft] = []
-        seen: set[str] = set()
         for turn in turns:
-            draft = self.extract_turn(turn, mode=mode, namespace=namespace)
-            if draft is not None and draft.content not in seen:
+            if turn.role == "system":
+                if looks_like_summary(turn.content or ""):
+                    drafts += self.summary_drafts(turn, namespace=namespace)
+            elif coding and turn.role == "user":
+                drafts += self.coding_user_drafts(turn, mode=mode, namespace=namespace)
+            else:
+                draft = self.extract_turn(turn, mode=mode, namespace=namespace)
+                if draft is not None:
+                    drafts.append(draft)
+        if coding:
+            for found in [*root_causes(turns), *question_answers(turns, self.subject)]:
+                turn = next(t for t in turns if t.id == found.turn_id)
+                drafts.append(self._draft(found.content, found.kind, found.confidence, turn, mode, namespace))
+        seen: set[str] = set()
+        unique = []
+        for draft in drafts:
+            if draft.content not in seen:
                 seen.add(draft.content)
-                drafts.append(draft)
-        return drafts
+                unique.append(draft)
+        return unique
 
-    def extract_turn(
-        self, turn: TurnView, *, mode: Mode = "turn", namespace: str | None = None
-    ) -> CandidateDraft | None:
-        """At most one candidate for one turn (``None`` for a quiet or noisy turn)."""
+    def _prepare(self, turn: TurnView) -> tuple[str, bool] | None:
+        """The text of a turn worth reading (the user's own words, no code, tags or links)
+        and whether it is Chinese; ``None`` for noise and pasted material."""
         if turn.role not in ("user", "assistant"):
             return None
         text = turn.content or ""
         if not text.strip() or _NOISE_TURN.match(text):
             return None
-        assistant = turn.role == "assistant"
-        if not assistant:
+        if turn.role == "user":
             own = own_words(text)
             if own is None:
                 return None
             text = own
         text = clean_text(_TAGS.sub(" ", _CODE_BLOCK.sub(" ", text[:MAX_TURN_CHARS])))
         text = _URL.sub("", text)
-        zh = len(_CJK.findall(text)) >= max(2, len(text) // 8)
+        return text, len(_CJK.findall(text)) >= max(2, len(text) // 8)
+
+    def _draft(
+        self, content: str, kind: str, confidence: float, turn: TurnView, mode: Mode, namespace: str | None,
+        flags: set[str] | None = None, source: Mode | None = None,
+    ) -> CandidateDraft:
+        """A draft with dates written out, masked secrets and a bounded length."""
+        masked, found = scan(content)
+        content = masked.strip()
+        day = turn_day(turn.created_at)
+        if day is not None:  # "yesterday" means nothing in a memory read next month
+            content = absolute_dates_zh(content, day) if _CJK.search(content) else absolute_dates_en(content, day)
+        if len(content) > MAX_CONTENT_CHARS:
+            content = content[: MAX_CONTENT_CHARS - 1].rstrip() + "…"
+        return CandidateDraft(
+            content=content, kind=kind, namespace=namespace, source=source or mode,
+            confidence=round(min(0.95, max(0.05, confidence)), 3), turn_ids=(turn.id,),
+            flags=tuple(sorted((flags or set()) | set(found))),
+        )
+
+    def coding_user_drafts(
+        self, turn: TurnView, *, mode: Mode = "turn", namespace: str | None = None
+    ) -> list[CandidateDraft]:
+        """A user turn of a coding session: its standing rules and design decisions, else
+        whatever the general pass finds in it."""
+        prepared = self._prepare(turn)
+        if prepared is None:
+            return []
+        text, zh = prepared
+        rules = rules_zh(text, self.subject_zh) if zh else rules_en(text, self.subject)
+        rules = sorted(rules, key=lambda r: -r.strength)[:MAX_RULES_PER_TURN]
+        if not rules:
+            draft = self.extract_turn(turn, mode=mode, namespace=namespace, coding=True)
+            return [draft] if draft is not None else []
+        drafts = []
+        for rule in rules:
+            _, said = scan(rule.sentence)  # judged on what was typed
+            drafts.append(self._draft(rule.content, rule.kind, 0.35 + 0.5 * rule.strength, turn, mode, namespace,
+                                      set(said)))
+        return drafts
+
+    def summary_drafts(self, turn: TurnView, *, namespace: str | None = None) -> list[CandidateDraft]:
+        """Candidates from a compaction summary (a model-written ``system`` turn)."""
+
+        def mine(text: str) -> list[SummaryCandidate]:
+            quoted = TurnView(turn.id, "user", text, turn.conversation_id, turn.created_at)
+            drafts = self.coding_user_drafts(quoted, namespace=namespace) if is_coding_pass([], namespace) else []
+            if not drafts and not is_coding_pass([], namespace):
+                found = self.extract_turn(quoted, namespace=namespace)
+                drafts = [found] if found is not None else []
+            return [SummaryCandidate(d.content, d.kind, d.confidence) for d in drafts]
+
+        return [self._draft(c.content, c.kind, c.confidence, turn, "compaction", namespace, source="compaction")
+                for c in summary_candidates(turn.content or "", mine)]
+
+    def extract_turn(
+        self, turn: TurnView, *, mode: Mode = "turn", namespace: str | None = None, coding: bool = False,
+    ) -> CandidateDraft | None:
+        """At most one candidate for one turn (``None`` for a quiet or noisy turn).
+
+        ``coding``: a user turn of a coding session, where a sentence needs a durable cue
+        and must not be about the agent ("your compliance is inconsistent") or announce a
+        step of the current task ("I'd like to start committing the files")."""
+        prepared = self._prepare(turn)
+        if prepared is None:
+            return None
+        text, zh = prepared
+        assistant = turn.role == "assistant"
         if zh:
             picks = pick_zh(text, assistant)
             picks = [p for p in picks if p.score >= self.zh_threshold]
         else:
             picks = pick_en(text, assistant, self.threshold)
+        if coding:
+            picks = [p for p in picks if p.strength > 0 and p.kind != "event" and not _ABOUT_AGENT.search(p.sentence)
+                     and not _TASK_INTENT.match(p.sentence)]
         if not picks:
             return None
         best = max(picks, key=lambda p: p.score)
@@ -122,29 +225,18 @@ class OfflineExtractor:
             masked, found = scan(p.sentence)
             flags.update(found)
             sentences.append(masked)
-        # in a workspace "we" is the user's team, elsewhere the user and others
+        # in a workspace "we" is the user's team, elsewhere the user taking part
         team = bool(namespace and namespace.startswith("workspace:"))
         if zh:
             content = "".join(rewrite_zh(x, self.subject_zh, team=team) for x in sentences)
         else:
             content = " ".join(rewrite_en(x, self.subject, team=team) for x in sentences)
-        content = content.strip()
-        day = turn_day(turn.created_at)
-        if day is not None:  # "yesterday" means nothing in a memory read next month
-            content = absolute_dates_zh(content, day) if zh else absolute_dates_en(content, day)
-        if len(content) > MAX_CONTENT_CHARS:
-            content = content[: MAX_CONTENT_CHARS - 1].rstrip() + "…"
-        if len(content) < 6:
+        if len(content.strip()) < 6:
             return None
         confidence = min(0.95, max(0.05, 0.3 + 0.05 * best.score + 0.4 * best.strength))
         if assistant:
             confidence *= 0.7
-        return CandidateDraft(
-            content=content, kind=best.kind, namespace=namespace, source=mode,
-            confidence=round(confidence, 3), turn_ids=(turn.id,), flags=tuple(sorted(flags)),
-        )
-
-    # -- English ---------------------------------------------------------------------------
+        return self._draft(content, best.kind, confidence, turn, mode, namespace, flags)
 
     # -- kept for scripts that study the scorer (bench/extraction_ceiling.py) -------------
 

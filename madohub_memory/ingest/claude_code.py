@@ -33,6 +33,7 @@ FORMAT = "claude-code"
 _NOT_HUMAN = ("<command-", "<local-command-", "<bash-", "<task-notification>", "<system-reminder>")
 _INTERRUPT = "[Request interrupted"
 _TOOL_RESULT_CHARS = 300
+_ANSWER_CHARS = 2000
 # "<agent-notification>…", "<user-prompt-submit-hook>…": an envelope written by the CLI or a hook.
 _ENVELOPE = re.compile(r"^<([a-z][a-z0-9]*(?:-[a-z0-9]+)+)>[\s\S]*</\1>\s*$")
 _COMMAND_NAME = re.compile(r"<command-name>\s*/?([^<\s]+)\s*</command-name>")
@@ -253,7 +254,10 @@ class _SessionReader:
                     texts.append(text)
             elif block.get("type") == "tool_result":
                 label = "[tool error]" if block.get("is_error") else "[tool result]"
-                body = _short(clean_text(_result_text(block.get("content"))), _TOOL_RESULT_CHARS)
+                body = clean_text(_result_text(block.get("content")))
+                # the user's answers to AskUserQuestion are decisions: kept whole, not cut at 300
+                limit = _ANSWER_CHARS if body.startswith("User has answered") else _TOOL_RESULT_CHARS
+                body = _short(body, limit)
                 results.append(f"{label} {body}".rstrip())
         if results:
             self.add(ParsedTurn(uuid, "tool", "\n".join(results + texts), stamp, {"line": line}), sidechain)

@@ -1,0 +1,189 @@
+"""What a person types to a coding agent that should outlive the session.
+
+The most valuable turns of a coding session are short: "don't commit with --no-verify, fix
+the hook findings", "keep going through all subtasks without asking", "use pnpm, not
+npm", "we should store the counter in the session directory", "不要直接推到 main". A chat
+scorer drops them for being short and imperative. Here a sentence counts when it is a
+standing rule (a negated imperative, always/never, a contrast such as "X, not Y" or
+"instead of", an address to the agent with should/must), or a design decision ("we should
+store…", "let's just have one script…"). One-off task steps ("commit and push", "let's
+add the script to the root package.json", "check again") are not rules and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from madohub_memory.extraction.rewrite import _third_person, rewrite_first_person_en
+
+
+@dataclass(frozen=True)
+class Rule:
+    content: str
+    kind: str
+    strength: float  # how clearly the sentence states something lasting, 0..1
+    sentence: str  # as typed (flags are judged on it)
+
+
+_SPLIT = re.compile(r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<=[.!?;])\s+|\n+|\s+-\s+(?=[a-z])|(?<=[a-z0-9)`'\"]),\s+(?=(?:and |but |so )?(?:don't|do not|never|always|please|use|keep|stop|avoid)\s+"
+                    r"(?!(?:with|in|on|at|for|the|a|an|to|from|by|over|than|as|of)\b))")
+_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|well|also|and|but|hey|alright|right|yes|yeah|no|nope|hmm|actually|btw|oh)\b[,.!:\s-]*)+",
+                   re.I)
+_PLEASE = re.compile(r"^(?:please|pls|plz)\s+|\s*,?\s*please$", re.I)
+# Makes an instruction a standing one rather than a step of the current task.
+_GENERAL = re.compile(
+    r"\b(?:always|never|ever|every ?time|whenever|each time|from now on|going forward|in (?:the )?future|by default"
+    r"|any(?:more| time)|in this (?:repo|project|codebase)|all (?:the )?(?:subtasks|tasks|tests|files|commits|steps)"
+    r"|without (?:asking|prompting|checking with me|waiting)|instead of|rather than|not\s+\S+\s*$|, not\b|over\s+\S+$"
+    r"|unless|until)\b", re.I)
+_NEGATED = re.compile(r"^(?:don't|do not|never|stop|quit|avoid|no need to|no more)\s+(?P<rest>\S.*)$", re.I)
+_POSITIVE = re.compile(
+    r"^(?:always|make sure (?:to|you)|remember to|keep|use|prefer|only|from now on,?|going forward,?)\s+(?P<rest>\S.*)$",
+    re.I)
+_TO_AGENT = re.compile(
+    r"^(?:you|claude)\s+(?P<modal>should(?:n't| not)?|must(?:n't| not)?|need to|have to|shall|always|never)\s+"
+    r"(?P<rest>\S.*)$", re.I)
+_DESIGN = re.compile(
+    r"^(?:we(?:'ll| will| should| need to| want to| must)|let's|let us|i want us to|i'd like us to)\s+"
+    r"(?:(?:just|also|only|instead|rather|probably|definitely|then|now|first)\s+|\(\d\)\s*)*"
+    r"(?P<verb>use|store|keep|name|put|place|have|go with|switch to|stick with|move (?:\w+ )?to|rely on|avoid|not"
+    r"|split|separate|make|treat|call|save|write (?:\w+ )?(?:to|into)|track|log|run (?:\w+ )?(?:in|on|from)|default to"
+    r"|target|support|drop|replace)\b(?P<rest>.*)$",
+    re.I)
+# "I don't want to rely on this being a monorepo forever", "I'd rather keep the CLI thin".
+_FIRST_PERSON_RULE = re.compile(
+    r"^i\s+(?:really\s+)?(?:don't|do not|never)\s+want\s+(?:to|you to|it to|this to)\b|^i(?:'d| would) rather\b"
+    r"|^i\s+(?:always|never)\s+(?:want|use|run|prefer|need)\b|^i\s+prefer\b|^i\s+(?:hate|dislike)\s+(?:it )?when\b",
+    re.I)
+_ONE_OFF = re.compile(
+    r"\b(?:this (?:file|one|function|test|bug|error|pr|branch|time)|these (?:files|changes)|that (?:file|one)"
+    r"|for now|right now|today|again|here|the above|the following|above|below)\b", re.I)
+_QUESTION = re.compile(r"\?\s*$|^(?:what|how|why|when|where|who|which|can|could|would|should i|do|does|did|is|are)\b", re.I)
+_CODE = re.compile(r"^\s*[$#>]|[;{]\s*$|^\s*(?:def|class|import|from|function|const|let|var|return)\s")
+# "For API keys, don't put placeholders in the code": the clause before the rule is its scope.
+_SCOPE = re.compile(r"^(?:for|when|in|on|with|if|before|after|during|while)\b", re.I)
+_REASON = re.compile(r"\b(?:because|since|so that|so we|as it|otherwise|to avoid|for (?:\w+ )?(?:capability|compatibility|speed|safety|consistency|portability))\b",
+                     re.I)
+# "You should see some instructions in your memory": an observation, not a rule.
+_PERCEIVE = re.compile(r"(?:see|know|be|have|find|notice|understand|get|read|remember that)\b", re.I)
+MAX_RULE_CHARS = 300
+
+
+def _clean(sentence: str) -> str:
+    sentence = _LEAD.sub("", sentence.strip()).strip()
+    return _PLEASE.sub("", sentence).strip(" ,;:-")
+
+
+def _body(rest: str) -> str:
+    return rest.strip().rstrip(" .!;,")
+
+
+def _third(text: str, subject: str) -> str:
+    """The rest of a rule in the third person ("my tests" -> "the user's tests")."""
+    out = rewrite_first_person_en(text, subject, team=True).rstrip(".")
+    return out[0].lower() + out[1:] if out[:2] != "I " and out[:1].isupper() and not out[1:2].isupper() else out
+
+
+def _agent_as_it(text: str) -> str:
+    """"when you write tests" -> "when it writes tests" (the agent is the one addressed)."""
+    text = re.sub(r"\byou (\w+)", lambda m: "it " + _third_person(m.group(1)), text)
+    return re.sub(r"\byour\b", "its", text)
+
+
+def rules_en(text: str, subject: str = "User") -> list[Rule]:
+    """Standing rules and design decisions in an English user turn of a coding session."""
+    out: list[Rule] = []
+    scope = ""
+    for raw in _SPLIT.split(text):
+        sentence = _clean(raw or "")
+        previous, scope = scope, ""
+        if _SCOPE.match(sentence) and len(sentence.split()) <= 8 and not sentence.endswith((".", "!", "?")):
+            scope = sentence  # kept for the rule that follows after the comma
+            continue
+        if not (3 <= len(sentence.split()) <= 60) or len(sentence) > MAX_RULE_CHARS:
+            continue
+        if _QUESTION.search(sentence) or _CODE.search(sentence):
+            continue
+        rule = _rule(sentence, subject)
+        if rule is not None and previous and rule.kind == "preference":
+            head = f"{subject} wants the agent "
+            if rule.content.startswith(head):
+                scope_text = _agent_as_it(_third(previous, subject))
+                rule = Rule(f"{head.rstrip()}, {scope_text[0].lower()}{scope_text[1:]}, {rule.content[len(head):]}",
+                            rule.kind, rule.strength, f"{previous}, {rule.sentence}")
+        if rule is not None:
+            out.append(rule)
+    return out
+
+
+def _rule(sentence: str, subject: str) -> Rule | None:
+    general = bool(_GENERAL.search(sentence))
+    one_off = bool(_ONE_OFF.search(sentence))
+    m = _NEGATED.match(sentence)
+    if m is not None:
+        word = sentence.split()[0].lower()
+        lead = {"never": "to never", "stop": "to stop", "quit": "to stop", "avoid": "to avoid",
+                "no": "not to", "don't": "not to", "do": "not to"}.get(word, "not to")
+        strength = 0.75 if general or not one_off else 0.45
+        body = _third(_body(m.group("rest")), subject)
+        if word in ("stop", "quit", "avoid"):
+            body = _third(_body(sentence.split(None, 1)[1]), subject)
+        return Rule(f"{subject} wants the agent {lead} {body}.", "preference", strength, sentence)
+    m = _TO_AGENT.match(sentence)
+    if m is not None and (general or not one_off) and not _PERCEIVE.match(m.group("rest")):
+        modal = m.group("modal").lower().replace("n't", " not")
+        rest = _third(_body(m.group("rest")), subject)
+        neg = "not " in modal or modal == "never"
+        lead = "to never" if modal == "never" else ("not to" if neg else "to")
+        if modal == "always":
+            lead = "to always"
+        return Rule(f"{subject} wants the agent {lead} {rest}.", "preference", 0.7 if general else 0.55, sentence)
+    m = _POSITIVE.match(sentence)
+    if m is not None and general:
+        word = sentence.split()[0].lower()
+        body = _third(_body(sentence if word in ("always", "keep", "use", "prefer", "only") else m.group("rest")),
+                      subject)
+        body = body[0].lower() + body[1:]
+        return Rule(f"{subject} wants the agent to {body}.", "preference", 0.75, sentence)
+    m = _FIRST_PERSON_RULE.match(sentence)
+    if m is not None:
+        return Rule(rewrite_first_person_en(sentence, subject, team=True), "preference", 0.7, sentence)
+    m = _DESIGN.match(sentence)
+    if m is not None and not re.match(r"(?i)^(?:have|make) (?:a look|sure|it work)", m.group("verb") + m.group("rest")):
+        verb_rest = _third(_body(m.group("verb") + m.group("rest")), subject)
+        strength = 0.7 if _REASON.search(sentence) else 0.6
+        return Rule(f"{subject} decided to {verb_rest}.", "decision", strength, sentence)
+    return None
+
+
+# -- Chinese ------------------------------------------------------------------------------
+
+_ZH_SPLIT = re.compile(r"(?<=[。！？!?；;])|\n+")
+_ZH_RULE = re.compile(
+    r"^(?:请|请你|你)?(?:以后|今后|从现在开始|从今以后|每次|总是|一律|始终|务必|一定要|千万|永远)?(?:都)?"
+    r"(?P<neg>不要|别|不许|禁止|不准|不用|永远不要|千万别|绝对不要)(?P<rest>\S.*)$"
+    r"|^(?:请|请你|你)?(?P<gen>以后|今后|从现在开始|从今以后|每次|总是|一律|始终|务必|一定要|统一)(?P<rest2>\S.*)$"
+    r"|^(?:请)?(?:用|改用|使用)\s*(?P<use>\S{1,30}?)\s*(?:[，,]\s*)?(?:而不是|不要用|别用|不用|代替)\s*(?P<other>\S.*)$")
+_ZH_DESIGN = re.compile(r"^(?:我们|咱们)(?:就|还是|以后|统一)?(?:用|采用|使用|放在|存在|改成|改为|保持|按照)\s*(?P<rest>\S.*)$")
+_ZH_QUESTION = re.compile(r"[?？]\s*$|吗[。！!]?$|呢[。！!]?$")
+_ZH_ONE_OFF = re.compile(r"这个文件|这次|现在先|先|一下|再试|重新|马上")
+
+
+def rules_zh(text: str, subject: str = "用户") -> list[Rule]:
+    """Standing rules and design decisions in a Chinese user turn of a coding session."""
+    out: list[Rule] = []
+    for raw in _ZH_SPLIT.split(text):
+        sentence = re.sub(r"^(?:好的|好|嗯|那|对|不对|不是|其实)[，,\s]*", "", (raw or "").strip()).strip("。！!；; ")
+        if not (4 <= len(sentence) <= 150) or _ZH_QUESTION.search(sentence):
+            continue
+        m = _ZH_RULE.match(sentence)
+        if m is not None:
+            one_off = bool(_ZH_ONE_OFF.search(sentence)) and not m.group("gen")
+            out.append(Rule(f"{subject}要求：{sentence}。", "preference", 0.45 if one_off else 0.75, sentence))
+            continue
+        m = _ZH_DESIGN.match(sentence)
+        if m is not None:
+            body = re.sub(r"^(?:我们|咱们)", "", sentence)
+            out.append(Rule(f"{subject}决定{body}。", "decision", 0.6, sentence))
+    return out
