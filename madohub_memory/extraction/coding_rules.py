@@ -26,7 +26,7 @@ class Rule:
     sentence: str  # as typed (flags are judged on it)
 
 
-_SPLIT = re.compile(r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<=[.!?;])\s+|\n+|\s+-\s+(?=[a-z])|(?<=[a-z0-9)`'\"]),\s+(?=(?:and |but |so )?(?:don't|do not|never|always|please|use|keep|stop|avoid)\s+"
+_SPLIT = re.compile(r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<=[.!?;])\s+|\n+|\s+-\s+(?=[a-z])|(?<=[a-z0-9)`'\"]),\s+(?=(?:and |but |so )?(?:don't|do not|never|please|stop|avoid)\s+"
                     r"(?!(?:with|in|on|at|for|the|a|an|to|from|by|over|than|as|of)\b))")
 _LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|well|also|and|but|hey|alright|right|yes|yeah|no|nope|hmm|actually|btw|oh)\b[,.!:\s-]*)+",
                    re.I)

@@ -45,7 +45,8 @@ _DETAIL_LABEL = re.compile(
 _TRIVIAL = re.compile(r"^(?:expected|as expected|normal|预期)", re.I)
 _DONE = re.compile(r"^(?:✅|☑|✔|\[x\])|^(?:no (?:pending|next)|none\b|无)", re.I)
 _CONCEPT_ROLE = re.compile(
-    r"\b(?:for (?:issue|task|bug|project|migration|test|deploy|ci|lint|format|package|dependency|build|release)\w*"
+    r"\b(?:for (?:\w+ )?(?:issue|task|bug|project|migration|test|deploy|ci|lint|format|package|dependenc|build|release)\w*"
+    r"|(?:not )?allowed|forbidden|only\b"
     r"|required|requires|must|always|never|instead of|rather than|prefer|convention|pattern|often need\w*|workflow"
     r"|tracker|tracking|package manager|monorepo|workspaces?|standalone)\b|必须|需要|约定|规范|而不是|用于",
     re.I)

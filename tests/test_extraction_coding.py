@@ -1,0 +1,327 @@
+"""Offline extraction on coding sessions: compaction summaries, the user's corrections and
+rules, root causes established after failing runs, AskUserQuestion answers.
+
+The fixtures are written here in the layouts Claude Code produces (numbered sections, or
+markdown headings), in Chinese, and in an unknown layout; none is copied from real data.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from test_ingest_helpers import (
+    cc_assistant,
+    cc_boundary,
+    cc_tool_result,
+    cc_user,
+    disable_semantic_dedup,
+    text,
+    tool_use,
+    write_jsonl,
+)
+
+from madohub_memory.extraction.base import TurnView
+from madohub_memory.extraction.offline import OfflineExtractor
+from madohub_memory.services import Services
+
+WS = "workspace:shop"
+PREAMBLE = ("This session is being continued from a previous conversation that ran out of context. "
+            "The summary below covers the earlier portion of the conversation.\n\n")
+
+NUMBERED = PREAMBLE + """Analysis:
+Let me chronologically analyze the conversation. The user asked for the checkout epic.
+
+Summary:
+1. Primary Request and Intent:
+   The user asked to implement the checkout epic. The user wants every task committed and pushed before moving on.
+
+2. Key Technical Concepts:
+   - Django 5 with HTMX partials
+   - Celery for background jobs
+   - pnpm for frontend dependencies (npm lockfiles are not allowed)
+   - Playwright required for end-to-end tests (headless in CI)
+
+3. Files and Code Sections:
+   - `shop/checkout/views.py` — Added the payment step.
+     - Added `PaymentForm` handling
+   - `shop/settings/test.py` — Added the Stripe test key setting
+
+4. Errors and fixes:
+   - Migration 0042 failed on SQLite (ALTER COLUMN unsupported): Rewrote it as a table copy, the pattern the repo already uses.
+   - Missing module `payments.forms`: Expected while editing; created the module.
+   - Celery tasks ran synchronously in tests: CELERY_TASK_ALWAYS_EAGER was set in base settings; moved it to test settings only.
+
+5. Problem Solving:
+   - Migrations: Established that schema changes on SQLite must be written as table copies, never ALTER COLUMN.
+
+6. All user messages:
+   - "Implement the checkout epic"
+   - "don't squash the migrations, keep them one per change"
+   - "check again"
+
+7. Pending Tasks:
+   - Add the refund view (not started)
+
+8. Current Work:
+   Working on the payment step tests.
+
+9. Optional Next Step:
+   Run `pytest shop/checkout` and commit.
+"""
+
+MARKDOWN = PREAMBLE + """Summary:
+## 1. Primary Request and Intent
+
+The user requested the mailer package with these requirements:
+- **No secrets in code** - read them from environment variables
+- **Follow TDD** - write tests first
+- Add a CLI entry point
+
+## 4. Errors and Fixes
+
+### **Error 1: OAuth redirect hangs**
+- **User Report**: "it just keeps waiting"
+- **Root Cause**: the redirect URI pointed at localhost:3000 with no server listening
+- **Fix**: added a local callback server on the configured port
+
+### **Error 2: Flaky token refresh test**
+- **Description**: the test depended on wall-clock time
+- **Fix**: injected a clock into the client
+
+## 5. Problem Solving
+
+**Solved Problems:**
+1. ✅ OAuth flow works end to end
+
+**Key Architectural Decisions:**
+- Use a hierarchical .env loader instead of dotenv so packages can stand alone
+- Listen on 0.0.0.0 for WSL compatibility
+
+## 8. Current Work
+
+**Fix Applied**:
+- Local callback server listening on port 9337
+"""
+
+CHINESE = PREAMBLE + """Summary:
+1. 主要请求和意图：
+   用户要求实现订单导出功能。用户希望所有改动都先写测试。
+
+4. 错误和修复：
+   - 导出任务超时：原因是查询没有走索引；修复：给 orders.created_at 加了索引。
+
+5. 问题解决：
+   - 确定本项目的数据库迁移必须用 Alembic 生成，不能手写 SQL。
+
+6. 所有用户消息：
+   - "以后不要直接推到 main 分支"
+   - "先跑一下测试"
+"""
+
+
+def summary_turn(body: str, turn_id: str = "sum1") -> TurnView:
+    return TurnView(turn_id, "system", body, "cc:s", "2026-02-11T21:16:56Z")
+
+
+def drafts_for(turns, namespace: str | None = WS):
+    return OfflineExtractor().extract(turns, namespace=namespace)
+
+
+def by_kind(drafts) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for d in drafts:
+        out.setdefault(d.kind, []).append(d.content)
+    return out
+
+
+def test_numbered_summary_sections_are_each_mined_for_what_they_hold():
+    drafts = drafts_for([summary_turn(NUMBERED)])
+    kinds = by_kind(drafts)
+    text_all = "\n".join(d.content for d in drafts)
+    # errors and fixes -> postmortems with the fix; the "expected" one is not a lesson
+    assert any("Migration 0042" in c and "table copy" in c for c in kinds["postmortem"])
+    assert any("CELERY_TASK_ALWAYS_EAGER" in c for c in kinds["postmortem"])
+    assert "payments.forms" not in text_all
+    # problem solving -> a project pattern; concepts -> only those that say how the project works
+    assert any("table copies, never ALTER COLUMN" in c for c in kinds["pattern"])
+    assert any("pnpm for frontend dependencies" in c for c in kinds["fact"])
+    assert any("Playwright required" in c for c in kinds["fact"])
+    assert not any("Django 5 with HTMX" in c for c in kinds.get("fact", []))
+    # the request's standing wish and the user's own rule from "All user messages"
+    assert any("committed and pushed" in c for c in kinds["preference"])
+    assert any("not to squash the migrations" in c for c in kinds["preference"])
+    # files, current work, next step, pending: narration of this session, not memories
+    for narration in ("PaymentForm", "refund view", "payment step tests", "pytest shop/checkout", "check again"):
+        assert narration not in text_all
+    assert all(d.source == "compaction" and d.turn_ids == ("sum1",) and d.namespace == WS for d in drafts)
+
+
+def test_markdown_summary_with_sub_headings_and_bold_sections():
+    kinds = by_kind(drafts_for([summary_turn(MARKDOWN)]))
+    redirect = next(c for c in kinds["postmortem"] if "OAuth redirect hangs" in c)
+    assert "cause: the redirect URI pointed at localhost:3000" in redirect and "fix: added a local callback" in redirect
+    assert any("Flaky token refresh" in c and "injected a clock" in c for c in kinds["postmortem"])
+    assert any("hierarchical .env loader instead of dotenv" in c for c in kinds["decision"])
+    assert any("No secrets in code" in c for c in kinds["preference"])
+    assert any("Follow TDD" in c for c in kinds["preference"])
+    everything = [c for cs in kinds.values() for c in cs]
+    assert not any("CLI entry point" in c or "port 9337" in c or "end to end" in c for c in everything)
+
+
+def test_chinese_summary():
+    kinds = by_kind(drafts_for([summary_turn(CHINESE)]))
+    assert any("导出任务超时" in c and "索引" in c for c in kinds["postmortem"])
+    assert any("Alembic" in c for c in kinds["pattern"])
+    assert any("不要直接推到 main" in c for c in kinds["preference"])
+    assert any("先写测试" in c for c in kinds["preference"])
+    everything = [c for cs in kinds.values() for c in cs]
+    assert not any("先跑一下测试" in c for c in everything)
+
+
+@pytest.mark.parametrize("body", [
+    PREAMBLE + "We talked about many things. The root cause was a stale lockfile in CI. Then we went on.",
+    PREAMBLE + "Summary\n\nLots happened today and everything is fine now.",
+    PREAMBLE + "",
+    PREAMBLE + "## 4. Errors and fixes\n",
+    PREAMBLE + "1. Primary Request and Intent:\n" + "- " * 5000,
+    "<summary>\n" + "\n".join(f"### Heading {i}:" for i in range(3000)) + "\n</summary>",
+])
+def test_unknown_or_broken_summary_layouts_never_crash_and_stay_few(body):
+    drafts = drafts_for([summary_turn(body)])
+    assert len(drafts) <= 5
+    assert all(len(d.content) <= 360 for d in drafts)
+
+
+def test_unknown_layout_keeps_only_unmistakable_cues():
+    body = PREAMBLE + "We talked about many things. The root cause was a stale lockfile in CI. Then we went on."
+    drafts = drafts_for([summary_turn(body)])
+    assert [(d.kind, d.content) for d in drafts] == [("postmortem", "The root cause was a stale lockfile in CI.")]
+
+
+@pytest.mark.parametrize(("typed", "expected"), [
+    ("don't commit with --no-verify, fix the hook findings", "User wants the agent not to commit with --no-verify"),
+    ("keep going through all subtasks without asking", "User wants the agent to keep going through all subtasks"),
+    ("use pnpm, not npm", "User wants the agent to use pnpm, not npm."),
+    ("Never push directly to main.", "User wants the agent to never push directly to main."),
+    ("You should always run the linter before committing.", "User wants the agent to always run the linter"),
+    ("we should store the counter file in the session directory", "User decided to store the counter file"),
+    ("I don't want to rely on this being a monorepo forever.", "User doesn't want to rely on this being a monorepo"),
+    ("以后不要直接推到 main 分支。", "用户要求：以后不要直接推到 main 分支。"),
+])
+def test_short_corrections_and_rules_in_a_coding_session_are_kept(typed, expected):
+    drafts = drafts_for([TurnView("u1", "user", typed)])
+    assert len(drafts) == 1 and expected in drafts[0].content, drafts
+    assert drafts[0].kind in ("preference", "decision")
+
+
+@pytest.mark.parametrize("typed", [
+    "check again", "did you push?", "new beads for the epic were added. tackle them", "Implement spotter-gqc",
+    "let's also update the root .env.template", "commit and push", "You should see some instructions in your memory.",
+    "your compliance to this is extremely inconsistent", "I'd like to start committing the session files.",
+    "先跑一下测试", "好的，继续",
+])
+def test_one_off_steps_and_remarks_to_the_agent_are_not_rules(typed):
+    assert drafts_for([TurnView("u1", "user", typed)]) == []
+
+
+def run_turns(*items: tuple[str, str, str]) -> list[TurnView]:
+    return [TurnView(turn_id, role, content) for turn_id, role, content in items]
+
+
+def test_the_cause_stated_last_before_a_passing_run_is_the_postmortem():
+    turns = run_turns(
+        ("u1", "user", "make the checkout tests pass"),
+        ("a1", "assistant", "[tool Bash] pytest shop/checkout 2>&1 | tail -5"),
+        ("r1", "tool", "[tool error] Exit code 1 E   AssertionError: 2 failed, 10 passed"),
+        ("a2", "assistant", "The fixture is missing `settings.STRIPE_KEY`.\n[tool Edit] shop/conftest.py"),
+        ("r2", "tool", "[tool result] The file shop/conftest.py has been updated successfully."),
+        ("a3", "assistant", "[tool Bash] pytest shop/checkout"),
+        ("r3", "tool", "[tool error] Exit code 1 1 failed, 11 passed"),
+        ("a4", "assistant", "The webhook test fails because the signing secret is read at import time, before "
+                            "the fixture sets it.\n[tool Edit] shop/payments/webhooks.py"),
+        ("a5", "assistant", "[tool Bash] pytest shop/checkout"),
+        ("r5", "tool", "[tool result] ============ 12 passed in 3.1s ============"),
+    )
+    postmortems = [d for d in drafts_for(turns) if d.kind == "postmortem"]
+    assert len(postmortems) == 1
+    assert postmortems[0].turn_ids == ("a4",)
+    assert "signing secret is read at import time" in postmortems[0].content
+    assert postmortems[0].content.startswith("`pytest shop/checkout` failed")
+
+
+@pytest.mark.parametrize("last_result", [
+    "[tool error] Exit code 1 1 failed",  # never passed
+    "[tool result] The file shop/x.py has been updated successfully.",  # not a run
+])
+def test_no_postmortem_without_a_confirming_run(last_result):
+    turns = run_turns(
+        ("a1", "assistant", "[tool Bash] pytest"),
+        ("r1", "tool", "[tool error] Exit code 1 1 failed"),
+        ("a2", "assistant", "The webhook test fails because the secret is read at import time."),
+        ("r2", "tool", last_result),
+    )
+    assert [d for d in drafts_for(turns) if d.kind == "postmortem"] == []
+
+
+def test_a_guess_is_not_a_root_cause():
+    turns = run_turns(
+        ("a1", "assistant", "[tool Bash] npm test"),
+        ("r1", "tool", "[tool error] Exit code 1 FAIL src/env.test.ts"),
+        ("a2", "assistant", "This might be because the root detection is wrong. Let me check."),
+        ("a3", "assistant", "[tool Bash] npm test"),
+        ("r3", "tool", "[tool result] Tests: 13 passed, 13 total"),
+    )
+    assert [d for d in drafts_for(turns) if d.kind == "postmortem"] == []
+
+
+def test_ask_user_question_answers_are_decisions():
+    answer = ('[tool result] User has answered your questions: "Which package manager should we use?"="pnpm", '
+              '"Run the slow tests in CI?"="Only nightly". You can now continue with the user\'s answers in mind.')
+    drafts = drafts_for(run_turns(("a1", "assistant", "[tool AskUserQuestion] Which package manager should we use?"),
+                                  ("r1", "tool", answer)))
+    assert [(d.kind, d.content) for d in drafts] == [
+        ("decision", 'User chose "pnpm" when asked: Which package manager should we use?'),
+        ("decision", 'User chose "Only nightly" when asked: Run the slow tests in CI?'),
+    ]
+
+
+def test_a_session_of_only_tool_calls_yields_nothing():
+    turns = run_turns(*[(f"a{i}", "assistant", f"[tool Read] src/file_{i}.py") for i in range(30)],
+                      *[(f"r{i}", "tool", f"[tool result] 1→import os 2→print({i})") for i in range(30)])
+    assert drafts_for(turns) == []
+
+
+def test_a_huge_log_pasted_into_a_coding_turn_is_not_a_memory_and_is_fast():
+    log = "\n".join(f"2026-02-11 21:00:{i % 60:02d} [error] worker-{i} crashed: connection reset" for i in range(90_000))
+    assert len(log) > 5_000_000
+    started = time.perf_counter()
+    assert drafts_for([TurnView("u1", "user", "the worker keeps dying, here is the log:\n" + log)]) == []
+    assert drafts_for([TurnView("u2", "user", log)]) == []
+    assert time.perf_counter() - started < 2.0
+
+
+def test_ingesting_a_session_with_a_compaction_fills_the_queue(svc: Services, tmp_path: Path) -> None:
+    """End to end: the summary's candidates reach the queue linked to the summary turn, in
+    the session's workspace, from the compaction source; the typed rule from its own turn."""
+    disable_semantic_dedup(svc)
+    summary = cc_user("sum1", NUMBERED, "b1", isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    records = [
+        cc_user("u1", "don't squash the migrations, keep them one per change"),
+        cc_assistant("a1", "m1", [text("OK."), tool_use("t1", "Bash", {"command": "pytest"})], "u1"),
+        cc_tool_result("r1", "t1", "3 passed"),
+        cc_boundary("b1", "r1"),
+        summary,
+        cc_user("u2", "did you push?", "sum1"),
+    ]
+    path = write_jsonl(tmp_path / "11111111-2222-3333-4444-555555555555.jsonl", records)
+    result = svc.ingest.ingest_paths([str(path)])
+    assert result["status"] == "ok"
+    pending = svc.review.pending()
+    assert {c.namespace for c in pending} == {"workspace:demo-app"}
+    from_summary = [c for c in pending if c.turn_ids == ["sum1"]]
+    assert from_summary and all(c.source == "compaction" for c in from_summary)
+    assert any(c.kind == "postmortem" and "Migration 0042" in c.content for c in from_summary)
+    rule = next(c for c in pending if "not to squash the migrations" in c.content)
+    assert rule.kind == "preference" and rule.seen_count == 2  # typed once, repeated by the summary
