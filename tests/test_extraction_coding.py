@@ -208,18 +208,24 @@ def test_unknown_layout_keeps_only_unmistakable_cues():
     ("You should always run the linter before committing.", "User wants the agent to always run the linter"),
     ("we should store the counter file in the session directory", "User decided to store the counter file"),
     ("I don't want to rely on this being a monorepo forever.", "User doesn't want to rely on this being a monorepo"),
+    ("I'd like to start committing the extracted session files.", "User decided to start committing the extracted"),
+    ("let's also add a todo for the CLI to consider PII removal", "Open todo from the user: the CLI to consider PII"),
+    ("mix phx.server doesnt seem to start", "User reported a problem: mix phx.server doesnt seem to start."),
+    ("I've removed the '*' from the sessions .gitignore", "User has removed the '*' from the sessions .gitignore"),
+    ("for now put the hook scripts under .claude/hooks/", "User decided to put the hook scripts under .claude/hooks/"),
     ("以后不要直接推到 main 分支。", "用户要求：以后不要直接推到 main 分支。"),
 ])
 def test_short_corrections_and_rules_in_a_coding_session_are_kept(typed, expected):
     drafts = drafts_for([TurnView("u1", "user", typed)])
     assert len(drafts) == 1 and expected in drafts[0].content, drafts
-    assert drafts[0].kind in ("preference", "decision")
+    assert drafts[0].kind == {"User r": "event", "Open t": "event", "User h": "fact"}.get(
+        expected[:6], "decision" if "decided" in expected or "决定" in expected else "preference")
 
 
 @pytest.mark.parametrize("typed", [
     "check again", "did you push?", "new beads for the epic were added. tackle them", "Implement spotter-gqc",
     "let's also update the root .env.template", "commit and push", "You should see some instructions in your memory.",
-    "your compliance to this is extremely inconsistent", "I'd like to start committing the session files.",
+    "your compliance to this is extremely inconsistent", "I'd like to see the diff first.",
     "先跑一下测试", "好的，继续",
 ])
 def test_one_off_steps_and_remarks_to_the_agent_are_not_rules(typed):
@@ -230,15 +236,18 @@ def run_turns(*items: tuple[str, str, str]) -> list[TurnView]:
     return [TurnView(turn_id, role, content) for turn_id, role, content in items]
 
 
-def test_the_cause_stated_last_before_a_passing_run_is_the_postmortem():
+def test_a_wrong_first_guess_is_dropped_and_the_established_cause_kept():
+    """The same failure after a stated cause means the guess was wrong; the cause stated
+    before the passing run is the one the session established."""
+    failure = "[tool error] Exit code 1 FAILED shop/tests/test_webhook.py::test_signature - KeyError: 'STRIPE_KEY'"
     turns = run_turns(
         ("u1", "user", "make the checkout tests pass"),
         ("a1", "assistant", "[tool Bash] pytest shop/checkout 2>&1 | tail -5"),
-        ("r1", "tool", "[tool error] Exit code 1 E   AssertionError: 2 failed, 10 passed"),
+        ("r1", "tool", failure),
         ("a2", "assistant", "The fixture is missing `settings.STRIPE_KEY`.\n[tool Edit] shop/conftest.py"),
         ("r2", "tool", "[tool result] The file shop/conftest.py has been updated successfully."),
         ("a3", "assistant", "[tool Bash] pytest shop/checkout"),
-        ("r3", "tool", "[tool error] Exit code 1 1 failed, 11 passed"),
+        ("r3", "tool", failure.replace("Exit code 1", "Exit code 1 (again, seed 4711)")),
         ("a4", "assistant", "The webhook test fails because the signing secret is read at import time, before "
                             "the fixture sets it.\n[tool Edit] shop/payments/webhooks.py"),
         ("a5", "assistant", "[tool Bash] pytest shop/checkout"),
@@ -249,6 +258,23 @@ def test_the_cause_stated_last_before_a_passing_run_is_the_postmortem():
     assert postmortems[0].turn_ids == ("a4",)
     assert "signing secret is read at import time" in postmortems[0].content
     assert postmortems[0].content.startswith("`pytest shop/checkout` failed")
+
+
+def test_each_cause_that_cleared_its_error_is_kept():
+    """Fixing one error uncovers the next: each stated cause whose error went away counts."""
+    turns = run_turns(
+        ("a1", "assistant", "[tool Bash] mix test test/web/review_live_test.exs"),
+        ("r1", "tool", "[tool error] Exit code 1 error: undefined function get/2 (expected ReviewLiveTest to define it)"),
+        ("a2", "assistant", "The `live/2` helper needs `Phoenix.ConnTest` imported.\n[tool Edit] test/web/review_live_test.exs"),
+        ("a3", "assistant", "[tool Bash] mix test test/web/review_live_test.exs"),
+        ("r3", "tool", "[tool error] Exit code 2 ** (RuntimeError) missing :secret_key_base in the test endpoint config"),
+        ("a4", "assistant", "The test config is missing `secret_key_base` for the endpoint.\n[tool Edit] config/test.exs"),
+        ("a5", "assistant", "[tool Bash] mix test test/web/review_live_test.exs"),
+        ("r5", "tool", "[tool result] 5 tests, 0 failures"),
+    )
+    causes = [d.content for d in drafts_for(turns) if d.kind == "postmortem"]
+    assert len(causes) == 2
+    assert "Phoenix.ConnTest" in causes[0] and "secret_key_base" in causes[1]
 
 
 @pytest.mark.parametrize("last_result", [

@@ -42,7 +42,7 @@ _POSITIVE = re.compile(
     r"^(?:always|make sure (?:to|you)|remember to|keep|use|prefer|only|from now on,?|going forward,?)\s+(?P<rest>\S.*)$",
     re.I)
 _TO_AGENT = re.compile(
-    r"^(?:you|claude)\s+(?P<modal>should(?:n't| not)?|must(?:n't| not)?|need to|have to|shall|always|never)\s+"
+    r"^(?:you|claude|the agents?|agents|each agent|every agent|subagents|the subagents|they)\s+(?P<modal>should(?:n't| not)?|must(?:n't| not)?|need to|have to|shall|always|never)\s+"
     r"(?P<rest>\S.*)$", re.I)
 _DESIGN = re.compile(
     r"^(?:we(?:'ll| will| should| need to| want to| must)|let's|let us|i want us to|i'd like us to)\s+"
@@ -51,6 +51,28 @@ _DESIGN = re.compile(
     r"|split|separate|make|treat|call|save|write (?:\w+ )?(?:to|into)|track|log|run (?:\w+ )?(?:in|on|from)|default to"
     r"|target|support|drop|replace)\b(?P<rest>.*)$",
     re.I)
+# "let's also add a todo for hive-mind to consider PII removal", "remind me to rotate the key":
+# an open item worth knowing next session.
+_TODO = re.compile(
+    r"\b(?:add|create|file|open|make|write down|note down|log)\s+(?:a|an|another)?\s*(?:todo|to-do|ticket|issue|bead"
+    r"|follow-up|follow up|task)\b\s*(?:session|item|entry|note)?\s*(?:for|to|about|on|that)?\s+(?P<what>\S.*)$"
+    r"|^(?:todo|to-do|fixme|note to self)\s*[:-]\s*(?P<what2>\S.*)$|\bremind me (?:to|that)\s+(?P<what3>\S.*)$",
+    re.I)
+# "I'd like to start committing the session files": a change of practice, not a step.
+_START = re.compile(r"^(?:i(?:'d| would) like to|i want to|let's|we(?:'ll| will| should| need to)|from now on,? we)\s+"
+                    r"(?:also\s+)?start\s+(?P<what>\w+ing\b.*)$", re.I)
+# "mix phx.server doesnt seem to start": a problem the user reports, open until solved.
+_BROKEN = re.compile(
+    r"^(?P<what>.{3,80}?)\s+(?:doesn'?t|does not|won't|wont|isn'?t|is not|can'?t|cannot|no longer)\s+(?:seem to\s+)?"
+    r"(?:start|work|run|build|compile|load|connect|open|respond|install|deploy|boot)\b|^(?P<what2>.{3,80}?)\s+"
+    r"(?:is|are|keeps?)\s+(?:broken|failing|crashing|hanging|down|stuck)\b", re.I)
+# "I've removed the "*" from the relevant gitignore": the user changed the project themselves.
+_USER_CHANGED = re.compile(
+    r"^i(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:removed|added|changed|updated|deleted|renamed|moved|installed"
+    r"|upgraded|downgraded|configured|enabled|disabled|reverted|set up|created)\s+\S", re.I)
+# "for now put these under our project's .claude/hooks/ folder": where things live.
+_PLACE = re.compile(r"^(?:for now,?\s*)?(?:put|place|store|keep|save|move)\s+(?P<what>.+?)\s+(?:in|under|into|inside)\s+"
+                    r"(?P<where>[^/\\]{0,40}[/\\].*|the \S+ (?:folder|directory|dir)\b.*)$", re.I)
 # "I don't want to rely on this being a monorepo forever", "I'd rather keep the CLI thin".
 _FIRST_PERSON_RULE = re.compile(
     r"^i\s+(?:really\s+)?(?:don't|do not|never)\s+want\s+(?:to|you to|it to|this to)\b|^i(?:'d| would) rather\b"
@@ -66,7 +88,7 @@ _SCOPE = re.compile(r"^(?:for|when|in|on|with|if|before|after|during|while)\b", 
 _REASON = re.compile(r"\b(?:because|since|so that|so we|as it|otherwise|to avoid|for (?:\w+ )?(?:capability|compatibility|speed|safety|consistency|portability))\b",
                      re.I)
 # "You should see some instructions in your memory": an observation, not a rule.
-_PERCEIVE = re.compile(r"(?:see|know|be|have|find|notice|understand|get|read|remember that)\b", re.I)
+_PERCEIVE = re.compile(r"(?:see|know|be|have|find|notice|understand|get|remember that)\b", re.I)
 MAX_RULE_CHARS = 300
 
 
@@ -95,17 +117,23 @@ def rules_en(text: str, subject: str = "User") -> list[Rule]:
     """Standing rules and design decisions in an English user turn of a coding session."""
     out: list[Rule] = []
     scope = ""
+    agents = bool(re.search(r"\b(?:sub)?agents?\b", text, re.I))
+    position = 0
     for raw in _SPLIT.split(text):
-        sentence = _clean(raw or "")
+        raw = raw or ""
+        start = text.find(raw, position) if raw else -1
+        position = start + len(raw) if start >= 0 else position
+        before_comma = text[position:position + 1] == ","
+        sentence = _clean(raw)
         previous, scope = scope, ""
-        if _SCOPE.match(sentence) and len(sentence.split()) <= 8 and not sentence.endswith((".", "!", "?")):
-            scope = sentence  # kept for the rule that follows after the comma
+        if before_comma and _SCOPE.match(sentence) and len(sentence.split()) <= 8:
+            scope = sentence  # "For API keys, don't …": kept for the rule after the comma
             continue
         if not (3 <= len(sentence.split()) <= 60) or len(sentence) > MAX_RULE_CHARS:
             continue
         if _QUESTION.search(sentence) or _CODE.search(sentence):
             continue
-        rule = _rule(sentence, subject)
+        rule = _rule(sentence, subject, agents)
         if rule is not None and previous and rule.kind == "preference":
             head = f"{subject} wants the agent "
             if rule.content.startswith(head):
@@ -117,9 +145,26 @@ def rules_en(text: str, subject: str = "User") -> list[Rule]:
     return out
 
 
-def _rule(sentence: str, subject: str) -> Rule | None:
+def _rule(sentence: str, subject: str, agents: bool = False) -> Rule | None:
     general = bool(_GENERAL.search(sentence))
     one_off = bool(_ONE_OFF.search(sentence))
+    m = _TODO.search(sentence)
+    if m is not None:
+        what = _third(_body(m.group("what") or m.group("what2") or m.group("what3")), subject)
+        return Rule(f"Open todo from the {subject.lower()}: {what}.", "event", 0.65, sentence)
+    m = _PLACE.match(sentence)
+    if m is not None:
+        body = re.sub(r"(?i)^for now,?\s*", "", _body(sentence))
+        later = " for now" if body != _body(sentence) else ""
+        return Rule(f"{subject} decided to {_third(body, subject)}{later}.", "decision", 0.55, sentence)
+    if _USER_CHANGED.match(sentence):
+        return Rule(rewrite_first_person_en(sentence, subject, team=True), "fact", 0.5, sentence)
+    m = _BROKEN.match(sentence)
+    if m is not None and not _QUESTION.search(sentence):
+        return Rule(f"{subject} reported a problem: {_third(_body(sentence), subject)}.", "event", 0.5, sentence)
+    m = _START.match(sentence)
+    if m is not None:
+        return Rule(f"{subject} decided to start {_third(_body(m.group('what')), subject)}.", "decision", 0.6, sentence)
     m = _NEGATED.match(sentence)
     if m is not None:
         word = sentence.split()[0].lower()
@@ -131,6 +176,8 @@ def _rule(sentence: str, subject: str) -> Rule | None:
             body = _third(_body(sentence.split(None, 1)[1]), subject)
         return Rule(f"{subject} wants the agent {lead} {body}.", "preference", strength, sentence)
     m = _TO_AGENT.match(sentence)
+    if m is not None and sentence.lower().startswith("they") and not agents:
+        m = None  # "they should…" is about the agents only when the turn talks about agents
     if m is not None and (general or not one_off) and not _PERCEIVE.match(m.group("rest")):
         modal = m.group("modal").lower().replace("n't", " not")
         rest = _third(_body(m.group("rest")), subject)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
+from madohub_memory.extraction.agent_statements import caught_mistakes, milestones
 from madohub_memory.extraction.base import Mode, TurnView
 from madohub_memory.extraction.chinese import pick_zh, rewrite_zh
 from madohub_memory.extraction.coding_rules import rules_en, rules_zh
@@ -34,6 +35,7 @@ from madohub_memory.extraction.english import (  # noqa: F401  (re-exported for 
 from madohub_memory.extraction.flags import scan
 from madohub_memory.extraction.pasted import own_words
 from madohub_memory.extraction.rewrite import rewrite_first_person_en  # noqa: F401  (re-exported)
+from madohub_memory.extraction.routines import project_routines
 from madohub_memory.extraction.sentences import CJK as _CJK
 from madohub_memory.extraction.summary_candidates import SummaryCandidate, summary_candidates
 from madohub_memory.extraction.summary_sections import looks_like_summary
@@ -106,7 +108,9 @@ class OfflineExtractor:
                 if draft is not None:
                     drafts.append(draft)
         if coding:
-            for found in [*root_causes(turns), *question_answers(turns, self.subject)]:
+            found_all = [*root_causes(turns), *question_answers(turns, self.subject), *project_routines(turns),
+                         *milestones(turns), *caught_mistakes(turns)]
+            for found in found_all:
                 turn = next(t for t in turns if t.id == found.turn_id)
                 drafts.append(self._draft(found.content, found.kind, found.confidence, turn, mode, namespace))
         seen: set[str] = set()

@@ -22,7 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from madohub_memory.extraction.sentences import CJK
-from madohub_memory.extraction.summary_sections import Item, Section, parse_sections, summary_body
+from madohub_memory.extraction.summary_sections import (
+    Item,
+    Section,
+    parse_sections,
+    summary_analysis,
+    summary_body,
+)
 
 MAX_ITEM_CHARS = 340
 MAX_FALLBACK = 5
@@ -60,6 +66,9 @@ _USER_WANTS = re.compile(
 _RULE_WORDS = re.compile(r"\b(?:should|always|never|must|convention|pattern|rule|established|every|all future)\b"
                          r"|应该|总是|必须|约定|规范", re.I)
 _REASON = re.compile(r"\b(?:for|because|since|so that|to avoid|to keep|instead of)\b|因为|为了|以便|而不是", re.I)
+# "The user can now run `npm run authorize:gmail` to complete the OAuth2 flow": a command and its use.
+_RUN_TO = re.compile(r"\brun\s+`(?P<cmd>[^`]{3,80})`\s+(?:to|for)\s+(?P<what>[^.;\n]{6,160})", re.I)
+_STACK_CUT = re.compile(r"\s*(?:[,:(—–]|\s-\s|\bwith\b|\bfor\b|\bvia\b|\busing\b)")
 _QUOTED = re.compile(r"^[\"“「](?P<text>.+?)[\"”」](?:\s*[(（].*[)）])?\s*$")
 _FALLBACK_CUES: list[tuple[str, re.Pattern[str]]] = [
     ("postmortem", re.compile(r"\b(?:root cause|was caused by|failed because|the (?:bug|issue|problem) was)\b|根因|原因是", re.I)),
@@ -163,6 +172,28 @@ def _concepts(section: Section, zh: bool) -> list[SummaryCandidate]:
     return out
 
 
+def _stack(section: Section, zh: bool) -> list[SummaryCandidate]:
+    """One fact naming the technologies and concepts the summary lists for the project."""
+    names = []
+    for item in section.items[:8]:
+        name = _STACK_CUT.split(item.text.replace("`", ""), maxsplit=1)[0].strip(" *")
+        if name and len(name.split()) <= 5 and name not in names:
+            names.append(name)
+    if len(names) < 2:
+        return []
+    content = f"项目的关键技术：{'、'.join(names)}" if zh else f"Key technologies and concepts of the project: {', '.join(names)}"
+    return [SummaryCandidate(_sentence(content), "fact", 0.45)]
+
+
+def _commands(lines: list[str]) -> list[SummaryCandidate]:
+    out = []
+    for line in lines:
+        for m in _RUN_TO.finditer(line):
+            what = m.group("what").strip().rstrip(".")
+            out.append(SummaryCandidate(_sentence(f"Run `{m.group('cmd')}` to {what}"), "fact", 0.5))
+    return out
+
+
 def _request(section: Section, zh: bool) -> list[SummaryCandidate]:
     out = []
     for item in section.items:
@@ -218,6 +249,13 @@ def summary_candidates(text: str, mine: UserTextMiner) -> list[SummaryCandidate]
     if not sections:
         return _fallback(body)
     out: list[SummaryCandidate] = []
+    # The "Analysis:" narration repeats the summary, except for decision lists it sometimes
+    # keeps to itself ("**Key Technical Decisions:**").
+    for section in parse_sections(summary_analysis(text)):
+        if section.kind in ("decisions", "constraints"):
+            sections.append(section)
+    lines = [line for section in sections for line in [*section.prose, *(i.full() for i in section.items)]]
+    out += _commands(lines)
     for section in sections:
         zh = _zh(" ".join(i.text for i in section.items[:5]) + " ".join(section.prose[:2]) + section.title)
         if section.kind == "errors":
@@ -227,7 +265,7 @@ def summary_candidates(text: str, mine: UserTextMiner) -> list[SummaryCandidate]
         elif section.kind == "decisions":
             out += _decisions(section, zh)
         elif section.kind == "concepts":
-            out += _concepts(section, zh)
+            out += _stack(section, zh) + _concepts(section, zh)
         elif section.kind == "request":
             out += _request(section, zh)
         elif section.kind == "constraints":

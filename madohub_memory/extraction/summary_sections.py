@@ -113,6 +113,14 @@ def summary_body(text: str) -> str:
     return text
 
 
+def summary_analysis(text: str) -> str:
+    """The "Analysis:" narration before the summary proper ("" when there is none)."""
+    text = text[:MAX_SUMMARY_CHARS]
+    end = _ANALYSIS_END.search(text)
+    start = _SUMMARY_START.search(text, end.end() if end else 0)
+    return text[: start.start()] if start is not None else ""
+
+
 def parse_sections(text: str) -> list[Section]:
     """The named sections of a summary, in order, with their items."""
     sections: list[Section] = []

@@ -13,6 +13,8 @@ AskUserQuestion answers arrive as a tool result ("User has answered your questio
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -107,30 +109,56 @@ def _postmortem(command: str | None, diagnosis: str) -> str:
     return f"{lead}: {diagnosis}"
 
 
+def _signature(body: str) -> str:
+    """A failure without its numbers (seeds, timings, counts), to tell one error from another."""
+    return re.sub(r"\d+|\s+", " ", body).strip()[:400]
+
+
+def _same_failure(a: str, b: str) -> bool:
+    """Build and runner noise ("Compiling 4 files… Running ExUnit with seed…") opens most
+    failures alike; the error is what follows, so only the parts after the common opening
+    are compared."""
+    prefix = len(os.path.commonprefix([a, b]))
+    rest_a, rest_b = a[prefix:].strip(), b[prefix:].strip()
+    if len(rest_a) < 15 and len(rest_b) < 15:
+        return True
+    return difflib.SequenceMatcher(None, rest_a, rest_b).ratio() >= 0.7
+
+
 def root_causes(turns: Sequence[TurnView]) -> list[Finding]:
-    """Causes stated after a failing run and confirmed by a later passing run."""
+    """Causes stated after a failing run and confirmed by what came next: a passing run, or
+    a failure that is a different error (the stated cause was fixed, the next one shows).
+    A cause followed by the same failure again was a wrong guess and is dropped."""
     findings: list[Finding] = []
-    failing = False
+    failure: str | None = None  # signature of the failure being worked on
     command: str | None = None
     failed_command: str | None = None
-    diagnosis: tuple[str, str] | None = None
+    diagnosis: tuple[str, str, str] | None = None  # sentence, turn id, failure it addresses
+
+    def confirm() -> None:
+        if diagnosis is not None:
+            findings.append(Finding(_postmortem(failed_command, diagnosis[0]), "postmortem", 0.55, diagnosis[1]))
+
     for turn in turns:
         if turn.role == "assistant":
-            if failing:
+            if failure is not None:
                 found = _diagnosis(turn)
                 if found is not None:
-                    diagnosis = (found, turn.id)
+                    diagnosis = (found, turn.id, failure)
             command = _command(turn) or command
         elif turn.role == "tool":
             for kind, body in _results(turn):
                 verdict = _verdict(kind, body)
                 if verdict == "fail":
-                    failing, failed_command = True, command
-                elif verdict == "pass" and failing:
+                    signature = _signature(body)
+                    if diagnosis is not None and not _same_failure(diagnosis[2], signature):
+                        confirm()
                     if diagnosis is not None:
-                        findings.append(Finding(_postmortem(failed_command, diagnosis[0]), "postmortem", 0.55,
-                                                diagnosis[1]))
-                    failing, diagnosis = False, None
+                        diagnosis = None
+                    failure, failed_command = signature, command
+                elif verdict == "pass" and failure is not None:
+                    confirm()
+                    failure, diagnosis = None, None
     return findings
 
 
