@@ -155,7 +155,10 @@ def test_numbered_summary_sections_are_each_mined_for_what_they_hold():
     # files, current work, next step, pending: narration of this session, not memories
     for narration in ("PaymentForm", "refund view", "payment step tests", "pytest shop/checkout", "check again"):
         assert narration not in text_all
-    assert all(d.source == "compaction" and d.turn_ids == ("sum1",) and d.namespace == WS for d in drafts)
+    assert all(d.source == "compaction" and d.turn_ids == ("sum1",) for d in drafts)
+    # the user's working-style rule follows them; what the session learnt about the project stays here
+    assert {d.namespace for d in drafts if "squash" in d.content} == {"persona:default"}
+    assert {d.namespace for d in drafts if "squash" not in d.content} == {WS}
 
 
 def test_markdown_summary_with_sub_headings_and_bold_sections():
@@ -220,6 +223,18 @@ def test_short_corrections_and_rules_in_a_coding_session_are_kept(typed, expecte
     assert len(drafts) == 1 and expected in drafts[0].content, drafts
     assert drafts[0].kind == {"User r": "event", "Open t": "event", "User h": "fact"}.get(
         expected[:6], "decision" if "decided" in expected or "决定" in expected else "preference")
+
+
+@pytest.mark.parametrize(("typed", "namespace"), [
+    ("keep going through all subtasks without asking", "persona:default"),
+    ("don't commit with --no-verify, fix the hook findings", "persona:default"),
+    ("never edit files under src/generated/", WS),
+    ("You should never use git add -A in this repo.", WS),
+    ("we should store the counter file in the session directory", WS),
+])
+def test_working_style_rules_follow_the_user_and_project_rules_stay_in_the_project(typed, namespace):
+    drafts = drafts_for([TurnView("u1", "user", typed)])
+    assert [d.namespace for d in drafts] == [namespace]
 
 
 @pytest.mark.parametrize("typed", [
@@ -345,9 +360,10 @@ def test_ingesting_a_session_with_a_compaction_fills_the_queue(svc: Services, tm
     result = svc.ingest.ingest_paths([str(path)])
     assert result["status"] == "ok"
     pending = svc.review.pending()
-    assert {c.namespace for c in pending} == {"workspace:demo-app"}
     from_summary = [c for c in pending if c.turn_ids == ["sum1"]]
     assert from_summary and all(c.source == "compaction" for c in from_summary)
+    assert {c.namespace for c in from_summary} == {"workspace:demo-app"}
     assert any(c.kind == "postmortem" and "Migration 0042" in c.content for c in from_summary)
     rule = next(c for c in pending if "not to squash the migrations" in c.content)
     assert rule.kind == "preference" and rule.seen_count == 2  # typed once, repeated by the summary
+    assert rule.namespace == "persona:default"  # how the user wants agents to work, in every project

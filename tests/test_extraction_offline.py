@@ -126,9 +126,10 @@ def test_drafts_carry_mode_turn_ids_namespace_and_valid_confidence():
     assert [d.turn_ids for d in drafts] == [("u1",), ("u2",)]
     for d in drafts:
         assert d.source == "compaction"
-        assert d.namespace == "workspace:demo"
         assert d.kind in KINDS
         assert 0.0 <= d.confidence <= 1.0
+    # a personal preference follows the user across projects; the team's decision stays here
+    assert [d.namespace for d in drafts] == ["persona:default", "workspace:demo"]
 
 
 def test_first_person_rewrite():

@@ -65,6 +65,17 @@ _TASK_INTENT = re.compile(
     r"|^我(?:现在|先|要|想)(?:去|来)?(?:试|看|跑|改|加|写)")
 
 
+# Names something of this project: a path, a file, code, an identifier, "this repo".
+_PROJECT_SPECIFIC = re.compile(
+    r"`|[\w.-]+/[\w.-]|\b\w+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|ex|exs|rb|go|rs|java|kt|sh|sql|env|lock)\b"
+    r"|\b[a-z]+[A-Z]\w*|\b[a-z]+_[a-z_]+\b|\b[A-Z]{1,5}\d+|\b(?:this|the|our) (?:project|repo|repository|codebase|app"
+    r"|service|package|monorepo|module|branch)\b|\bmonorepo\b|这个项目|本项目|该项目|仓库|代码库")
+
+
+def project_specific(text: str) -> bool:
+    return bool(_PROJECT_SPECIFIC.search(text))
+
+
 def is_coding_pass(turns: Sequence[TurnView], namespace: str | None) -> bool:
     """A pass from a coding session: a workspace, or tool calls in the exchange."""
     if namespace and namespace.startswith("workspace:"):
@@ -83,9 +94,10 @@ class OfflineExtractor:
 
     def __init__(
         self, subject: str = "User", subject_zh: str = "用户", threshold: float = -0.45,
-        zh_threshold: float = 1.0,
+        zh_threshold: float = 1.0, persona: str = "default",
     ) -> None:
         self.subject = subject
+        self.persona = persona  # where the user's working-style rules go (persona:<name>)
         self.subject_zh = subject_zh
         self.threshold = threshold  # on the English turn scorer's logit
         self.zh_threshold = zh_threshold  # on the Chinese sentence score
@@ -173,8 +185,11 @@ class OfflineExtractor:
         drafts = []
         for rule in rules:
             _, said = scan(rule.sentence)  # judged on what was typed
-            drafts.append(self._draft(rule.content, rule.kind, 0.35 + 0.5 * rule.strength, turn, mode, namespace,
-                                      set(said)))
+            # How the user wants an agent to work holds in every project; a rule that names
+            # this project's files, commands or code stays with the project.
+            persona_wide = rule.kind == "preference" and not project_specific(rule.sentence)
+            drafts.append(self._draft(rule.content, rule.kind, 0.35 + 0.5 * rule.strength, turn, mode,
+                                      f"persona:{self.persona}" if persona_wide else namespace, set(said)))
         return drafts
 
     def summary_drafts(self, turn: TurnView, *, namespace: str | None = None) -> list[CandidateDraft]:
@@ -186,9 +201,10 @@ class OfflineExtractor:
             if not drafts and not is_coding_pass([], namespace):
                 found = self.extract_turn(quoted, namespace=namespace)
                 drafts = [found] if found is not None else []
-            return [SummaryCandidate(d.content, d.kind, d.confidence) for d in drafts]
+            return [SummaryCandidate(d.content, d.kind, d.confidence, d.namespace) for d in drafts]
 
-        return [self._draft(c.content, c.kind, c.confidence, turn, "compaction", namespace, source="compaction")
+        return [self._draft(c.content, c.kind, c.confidence, turn, "compaction", c.namespace or namespace,
+                            source="compaction")
                 for c in summary_candidates(turn.content or "", mine)]
 
     def extract_turn(

@@ -23,4 +23,4 @@ def build_extractor(svc: Services) -> Extractor:
         return LLMExtractor.from_settings(svc)
     from madohub_memory.extraction.offline import OfflineExtractor
 
-    return OfflineExtractor()
+    return OfflineExtractor(persona=svc.settings.get("persona"))

@@ -39,6 +39,7 @@ class SummaryCandidate:
     content: str
     kind: str
     confidence: float
+    namespace: str | None = None  # None: the session's namespace
 
 
 UserTextMiner = Callable[[str], list[SummaryCandidate]]

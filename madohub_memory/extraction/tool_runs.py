@@ -14,7 +14,6 @@ AskUserQuestion answers arrive as a tool result ("User has answered your questio
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -118,7 +117,7 @@ def _same_failure(a: str, b: str) -> bool:
     """Build and runner noise ("Compiling 4 files… Running ExUnit with seed…") opens most
     failures alike; the error is what follows, so only the parts after the common opening
     are compared."""
-    prefix = len(os.path.commonprefix([a, b]))
+    prefix = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     rest_a, rest_b = a[prefix:].strip(), b[prefix:].strip()
     if len(rest_a) < 15 and len(rest_b) < 15:
         return True
