@@ -367,3 +367,29 @@ def test_ingesting_a_session_with_a_compaction_fills_the_queue(svc: Services, tm
     rule = next(c for c in pending if "not to squash the migrations" in c.content)
     assert rule.kind == "preference" and rule.seen_count == 2  # typed once, repeated by the summary
     assert rule.namespace == "persona:default"  # how the user wants agents to work, in every project
+
+
+@pytest.mark.parametrize(("typed", "kind", "expected"), [
+    ("加个待办：导出功能要支持 CSV。", "event", "用户留下的待办：导出功能要支持 CSV。"),
+    ("npm run dev 启动不了，一直报错。", "event", "用户报告的问题：npm run dev 启动不了"),
+    ("我已经把 .env 里的端口改成 9337 了。", "fact", "用户已经把 .env 里的端口改成 9337 了。"),
+    ("以后提交前都要先跑 pnpm lint。", "preference", "用户要求：以后提交前都要先跑 pnpm lint。"),
+])
+def test_chinese_coding_turns(typed, kind, expected):
+    drafts = drafts_for([TurnView("u1", "user", typed)])
+    assert [(d.kind, expected in d.content) for d in drafts] == [(kind, True)], drafts
+
+
+def test_chinese_milestone_and_root_cause():
+    turns = run_turns(
+        ("u1", "user", "把导出测试修好"),
+        ("a1", "assistant", "[tool Bash] pytest tests/test_export.py"),
+        ("r1", "tool", "[tool error] Exit code 1 FAILED tests/test_export.py::test_csv - UnicodeEncodeError: 'ascii'"),
+        ("a2", "assistant", "原因是写文件时没有指定 encoding='utf-8'。\n[tool Edit] app/export.py"),
+        ("a3", "assistant", "[tool Bash] pytest tests/test_export.py"),
+        ("r3", "tool", "[tool result] 6 passed in 0.4s"),
+        ("a4", "assistant", "订单导出功能已经全部实现并推送。"),
+    )
+    kinds = by_kind(drafts_for(turns))
+    assert any("encoding='utf-8'" in c for c in kinds["postmortem"])
+    assert kinds["event"] == ["订单导出功能已经全部实现并推送。"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from madohub_memory.extraction.base import TurnView
 
-_SENTENCE = re.compile(r"(?<=[.!。！])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!])\s+|(?<=[。！；])|\n+")
 _MARKS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)")
 _SCOPE = (r"(?:the\s+)?(?:[\w./-]+\s+)?(?:epic|milestone|release|feature|migration|project|refactor(?:ing)?|rewrite"
           r"|implementation|integration|upgrade|port)\b")
@@ -30,6 +30,8 @@ _MILESTONE = re.compile(
     r"|all\s+\d+\s+(?:tasks|subtasks|issues|beads|tickets|steps)\s+(?:are\s+|have been\s+)?(?:now\s+)?"
     r"(?:closed|complete|completed|done|finished|implemented))\b",
     re.I)
+_MILESTONE_ZH = re.compile(r"^(?:\S{0,20}?(?:史诗|epic|功能|特性|迁移|版本|重构|项目|集成|升级)\S{0,20}?)(?:已经|已)?(?:全部|都)?"
+                           r"(?:完成|实现|上线|发布|合并|部署)(?:了|并(?:已)?(?:推送|合并|部署))?")
 _NOT_YET = re.compile(r"\b(?:not|almost|nearly|partially|once|when|if|after|until|will be|should be)\b", re.I)
 _CHALLENGE = re.compile(
     r"\b(?:is (?:that|this|it) (?:consistent|correct|right|what)|are you sure|shouldn't (?:it|that|this|you)"
@@ -68,8 +70,10 @@ def milestones(turns: Sequence[TurnView]) -> list[Statement]:
             continue
         for sentence in _sentences(turn):
             sentence = re.sub(r"^all done[.!]?\s*", "", sentence, flags=re.I)
-            if len(sentence) <= _MAX and _MILESTONE.match(sentence) and not _NOT_YET.search(sentence.split(" is ")[-1]):
-                text = sentence.rstrip(":.!") + "."
+            zh_done = bool(_MILESTONE_ZH.match(sentence)) and not re.search(r"还没|尚未|未|快要|即将|之后|如果", sentence)
+            if zh_done or (len(sentence) <= _MAX and _MILESTONE.match(sentence)
+                           and not _NOT_YET.search(sentence.split(" is ")[-1])):
+                text = sentence.rstrip(":.!。！") + ("。" if zh_done else ".")
                 return [Statement(text[0].upper() + text[1:], "event", 0.5, turn.id)]
     return []
 

@@ -213,6 +213,11 @@ _ZH_RULE = re.compile(
     r"|^(?:请|请你|你)?(?P<gen>以后|今后|从现在开始|从今以后|每次|总是|一律|始终|务必|一定要|统一)(?P<rest2>\S.*)$"
     r"|^(?:请)?(?:用|改用|使用)\s*(?P<use>\S{1,30}?)\s*(?:[，,]\s*)?(?:而不是|不要用|别用|不用|代替)\s*(?P<other>\S.*)$")
 _ZH_DESIGN = re.compile(r"^(?:我们|咱们)(?:就|还是|以后|统一)?(?:用|采用|使用|放在|存在|改成|改为|保持|按照)\s*(?P<rest>\S.*)$")
+_ZH_TODO = re.compile(r"(?:加|添加|记|建|开)(?:一)?(?:个|条)?(?:待办|todo|TODO|任务|issue|工单)(?:[，,：:]\s*)?(?P<what>\S.*)$"
+                      r"|^(?:TODO|todo|待办)\s*[:：]\s*(?P<what2>\S.*)$|提醒我(?P<what3>\S.*)$")
+_ZH_BROKEN = re.compile(r"(?:启动不了|起不来|跑不起来|运行不了|编译不过|编译失败|构建失败|打不开|连不上|装不上|一直报错|报错了|挂了|崩了|卡住了?)")
+_ZH_CHANGED = re.compile(r"^我(?:已经|刚刚?|刚才)?(?:把|将)?.{0,40}?(?:删掉|删除|删|改成|改为|换成|修改|改|添加|加上|加|安装|装|升级|降级"
+                         r"|配置|移到|移)[^。！？]*了$")
 _ZH_QUESTION = re.compile(r"[?？]\s*$|吗[。！!]?$|呢[。！!]?$")
 _ZH_ONE_OFF = re.compile(r"这个文件|这次|现在先|先|一下|再试|重新|马上")
 
@@ -223,6 +228,17 @@ def rules_zh(text: str, subject: str = "用户") -> list[Rule]:
     for raw in _ZH_SPLIT.split(text):
         sentence = re.sub(r"^(?:好的|好|嗯|那|对|不对|不是|其实)[，,\s]*", "", (raw or "").strip()).strip("。！!；; ")
         if not (4 <= len(sentence) <= 150) or _ZH_QUESTION.search(sentence):
+            continue
+        m = _ZH_TODO.search(sentence)
+        if m is not None:
+            what = m.group("what") or m.group("what2") or m.group("what3")
+            out.append(Rule(f"{subject}留下的待办：{what.rstrip('。')}。", "event", 0.65, sentence))
+            continue
+        if _ZH_BROKEN.search(sentence) and not _ZH_RULE.match(sentence):
+            out.append(Rule(f"{subject}报告的问题：{sentence}。", "event", 0.5, sentence))
+            continue
+        if _ZH_CHANGED.match(sentence):
+            out.append(Rule(f"{subject}{sentence[1:]}。", "fact", 0.5, sentence))
             continue
         m = _ZH_RULE.match(sentence)
         if m is not None:

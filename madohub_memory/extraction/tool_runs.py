@@ -42,7 +42,7 @@ _CAUSE = re.compile(
 _GUESS = re.compile(
     r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|could be|seems?|appears?|i think|i suspect|let me|let's"
     r"|i'll|i will|check whether|not sure|try|because of how|something|somehow)\b|[?？]\s*$|可能|也许|试试", re.I)
-_SENTENCE = re.compile(r"(?<=[.!。！])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!])\s+|(?<=[。！；])|\n+")
 _ANSWERS = re.compile(r"\"(?P<q>[^\"]{3,300})\"=\"(?P<a>[^\"]{1,300})\"")
 MAX_DIAGNOSIS_CHARS = 280
 
