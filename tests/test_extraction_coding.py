@@ -393,3 +393,27 @@ def test_chinese_milestone_and_root_cause():
     kinds = by_kind(drafts_for(turns))
     assert any("encoding='utf-8'" in c for c in kinds["postmortem"])
     assert kinds["event"] == ["订单导出功能已经全部实现并推送。"]
+
+
+def test_bad_input_sessions_import_cleanly(svc: Services, tmp_path: Path) -> None:
+    """A 5 MB log pasted into one user turn, a summary in an unknown layout and a session of
+    only tool calls: each imports, proposes no quoted material, and never crashes."""
+    disable_semantic_dedup(svc)
+    log = "\n".join(f"2026-02-11 21:00:{i % 60:02d} [error] worker-{i} crashed: We love code." for i in range(80_000))
+    odd_summary = PREAMBLE + "~~~ notes ~~~\n>> everything went fine <<\n" + "* * *\n" * 50
+    tools_only = [cc_assistant(f"a{i}", f"m{i}", [tool_use(f"t{i}", "Read", {"file_path": f"src/{i}.py"})])
+                  for i in range(20)] + [cc_tool_result(f"r{i}", f"t{i}", f"1→print({i})") for i in range(20)]
+    paths = [
+        write_jsonl(tmp_path / "a" / "11111111-0000-0000-0000-000000000001.jsonl",
+                    [cc_user("u1", "the worker keeps dying, log below\n\n" + log)]),
+        write_jsonl(tmp_path / "b" / "11111111-0000-0000-0000-000000000002.jsonl",
+                    [cc_user("u2", "hello"), cc_boundary("b1", "u2"),
+                     cc_user("s2", odd_summary, "b1", isCompactSummary=True)]),
+        write_jsonl(tmp_path / "c" / "11111111-0000-0000-0000-000000000003.jsonl", tools_only),
+    ]
+    started = time.perf_counter()
+    result = svc.ingest.ingest_paths([str(p) for p in paths])
+    assert result["status"] == "ok" and not result["errors"]
+    assert time.perf_counter() - started < 30
+    contents = [c.content for c in svc.review.pending()]
+    assert not any("love code" in c or "crashed" in c or "notes" in c for c in contents), contents

@@ -179,7 +179,10 @@ _DEICTIC = re.compile(r"(?:here's|here is|here are|heres|check (?:out|this)|look
 # "How do I implement step 2, I'm making a POST" / "Can I make Docker more verbose, e.g. …":
 # a question even without its "?".
 _ASKING = re.compile(
-    r"(?:how|what|where|why|which|when) (?:do|does|can|could|should|would|is|are|did) (?:i|we|you|it)\b"
+    r"(?:e\.g\.|eg\.|i\.e\.|for example|for instance|say,)\s"  # an illustration inside a question
+    r"|(?:i'm|i am|i was|we're) (?:still )?(?:not sure|unsure|wondering|curious|confused)\b"
+    r"|i (?:don't|do not) (?:know|understand|get) (?:how|why|what|where|which|if|whether)\b"
+    r"|(?:how|what|where|why|which|when) (?:do|does|can|could|should|would|is|are|did) (?:i|we|you|it)\b"
     r"|(?:can|could|should|shall|may|might|would|do|did) (?:i|we)\b"
     r"|(?:is|are) there (?:a|an|any)\b|is it (?:possible|ok|okay|fine|safe|better|normal)\b"
 )
