@@ -417,3 +417,8 @@ def test_bad_input_sessions_import_cleanly(svc: Services, tmp_path: Path) -> Non
     assert time.perf_counter() - started < 30
     contents = [c.content for c in svc.review.pending()]
     assert not any("love code" in c or "crashed" in c or "notes" in c for c in contents), contents
+
+
+def test_a_key_typed_in_a_rule_is_masked_and_flagged():
+    drafts = drafts_for([TurnView("u1", "user", "never paste the key sk-proj-abcdefghijklmnopqrstuvwx123456 into config")])
+    assert len(drafts) == 1 and "sk-proj" not in drafts[0].content and "secret" in drafts[0].flags

@@ -152,11 +152,14 @@ class OfflineExtractor:
 
     def _draft(
         self, content: str, kind: str, confidence: float, turn: TurnView, mode: Mode, namespace: str | None,
-        flags: set[str] | None = None, source: Mode | None = None,
+        flags: set[str] | None = None, source: Mode | None = None, scanned: bool = False,
     ) -> CandidateDraft:
-        """A draft with dates written out, masked secrets and a bounded length."""
-        masked, found = scan(content)
-        content = masked.strip()
+        """A draft with dates written out, masked secrets and a bounded length (``scanned``:
+        the content was built from sentences already scanned and masked)."""
+        found: tuple[str, ...] = ()
+        if not scanned:
+            content, found = scan(content)
+        content = content.strip()
         day = turn_day(turn.created_at)
         if day is not None:  # "yesterday" means nothing in a memory read next month
             content = absolute_dates_zh(content, day) if _CJK.search(content) else absolute_dates_en(content, day)
@@ -256,7 +259,7 @@ class OfflineExtractor:
         confidence = min(0.95, max(0.05, 0.3 + 0.05 * best.score + 0.4 * best.strength))
         if assistant:
             confidence *= 0.7
-        return self._draft(content, best.kind, confidence, turn, mode, namespace, flags)
+        return self._draft(content, best.kind, confidence, turn, mode, namespace, flags, scanned=True)
 
     # -- kept for scripts that study the scorer (bench/extraction_ceiling.py) -------------
 
