@@ -422,3 +422,22 @@ def test_bad_input_sessions_import_cleanly(svc: Services, tmp_path: Path) -> Non
 def test_a_key_typed_in_a_rule_is_masked_and_flagged():
     drafts = drafts_for([TurnView("u1", "user", "never paste the key sk-proj-abcdefghijklmnopqrstuvwx123456 into config")])
     assert len(drafts) == 1 and "sk-proj" not in drafts[0].content and "secret" in drafts[0].flags
+
+
+def test_a_problem_solved_in_the_same_exchange_is_not_an_open_problem():
+    report = ("u1", "user", "the dev server doesn't start")
+    open_problem = drafts_for(run_turns(report, ("a1", "assistant", "Let me look.")))
+    assert [d.kind for d in open_problem] == ["event"]
+    solved = drafts_for(run_turns(
+        report,
+        ("a1", "assistant", "[tool Bash] npm run dev"),
+        ("r1", "tool", "[tool error] Exit code 1 Error: Cannot find module 'vite'"),
+        ("a2", "assistant", "[tool Bash] npm install && npm test"),
+        ("r2", "tool", "[tool result] Tests: 4 passed, 4 total"),
+    ))
+    assert not any("reported a problem" in d.content for d in solved)
+
+
+@pytest.mark.parametrize("typed", ["let's not do that", "we should keep it", "let's go with it"])
+def test_vague_design_talk_is_not_a_decision(typed):
+    assert drafts_for([TurnView("u1", "user", typed)]) == []

@@ -89,6 +89,9 @@ _REASON = re.compile(r"\b(?:because|since|so that|so we|as it|otherwise|to avoid
                      re.I)
 # "You should see some instructions in your memory": an observation, not a rule.
 _PERCEIVE = re.compile(r"(?:see|know|be|have|find|notice|understand|get|remember that)\b", re.I)
+# "let's not do that", "we should keep it": nothing a later session could act on.
+_VAGUE = re.compile(r"^\s*(?:(?:do|go|be|get|it|that|this|them|these|those|one|so|anything|something|everything|simple|"
+                    r"same|there|here|going|on|up|with it|for now|as is)\b[\s,.!]*)*$", re.I)
 MAX_RULE_CHARS = 300
 
 
@@ -197,7 +200,8 @@ def _rule(sentence: str, subject: str, agents: bool = False) -> Rule | None:
     if m is not None:
         return Rule(rewrite_first_person_en(sentence, subject, team=True), "preference", 0.7, sentence)
     m = _DESIGN.match(sentence)
-    if m is not None and not re.match(r"(?i)^(?:have|make) (?:a look|sure|it work)", m.group("verb") + m.group("rest")):
+    if m is not None and not re.match(r"(?i)^(?:have|make) (?:a look|sure|it work)", m.group("verb") + m.group("rest")) \
+            and not _VAGUE.match(m.group("rest")):
         verb_rest = _third(_body(m.group("verb") + m.group("rest")), subject)
         strength = 0.7 if _REASON.search(sentence) else 0.6
         return Rule(f"{subject} decided to {verb_rest}.", "decision", strength, sentence)

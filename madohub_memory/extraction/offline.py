@@ -39,11 +39,12 @@ from madohub_memory.extraction.routines import project_routines
 from madohub_memory.extraction.sentences import CJK as _CJK
 from madohub_memory.extraction.summary_candidates import SummaryCandidate, summary_candidates
 from madohub_memory.extraction.summary_sections import looks_like_summary
-from madohub_memory.extraction.tool_runs import question_answers, root_causes
+from madohub_memory.extraction.tool_runs import passes_later, question_answers, root_causes
 
 MAX_TURN_CHARS = 4000
 MAX_CONTENT_CHARS = 360
 MAX_RULES_PER_TURN = 3
+_REPORTED = ("User reported a problem", "用户报告的问题")
 
 # -- noise --------------------------------------------------------------------------------
 
@@ -114,7 +115,10 @@ class OfflineExtractor:
                 if looks_like_summary(turn.content or ""):
                     drafts += self.summary_drafts(turn, namespace=namespace)
             elif coding and turn.role == "user":
-                drafts += self.coding_user_drafts(turn, mode=mode, namespace=namespace)
+                found = self.coding_user_drafts(turn, mode=mode, namespace=namespace)
+                if any(d.kind == "event" for d in found) and passes_later(turns, turn.id):
+                    found = [d for d in found if not d.content.startswith(_REPORTED)]  # solved right here
+                drafts += found
             else:
                 draft = self.extract_turn(turn, mode=mode, namespace=namespace)
                 if draft is not None:

@@ -161,6 +161,18 @@ def root_causes(turns: Sequence[TurnView]) -> list[Finding]:
     return findings
 
 
+def passes_later(turns: Sequence[TurnView], after_id: str) -> bool:
+    """A run passes after the turn ``after_id`` in this exchange (a reported problem that the
+    exchange itself resolved is not an open problem)."""
+    seen = False
+    for turn in turns:
+        if turn.id == after_id:
+            seen = True
+        elif seen and turn.role == "tool" and any(_verdict(k, b) == "pass" for k, b in _results(turn)):
+            return True
+    return False
+
+
 def question_answers(turns: Sequence[TurnView], subject: str = "User") -> list[Finding]:
     """Each AskUserQuestion answer as a decision ("User chose "No rig" when asked: Which rig…")."""
     findings = []
