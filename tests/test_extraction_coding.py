@@ -441,3 +441,28 @@ def test_a_problem_solved_in_the_same_exchange_is_not_an_open_problem():
 @pytest.mark.parametrize("typed", ["let's not do that", "we should keep it", "let's go with it"])
 def test_vague_design_talk_is_not_a_decision(typed):
     assert drafts_for([TurnView("u1", "user", typed)]) == []
+
+
+def test_a_chinese_correction_is_a_rule():
+    drafts = drafts_for([TurnView("u1", "user", "不对，导出文件名要带日期，格式 orders-YYYYMMDD.csv")])
+    assert [(d.kind, d.content) for d in drafts] == [
+        ("preference", "用户纠正：导出文件名要带日期，格式 orders-YYYYMMDD.csv。")]
+
+
+def test_an_assistant_cause_without_a_confirming_run_is_not_proposed_in_a_coding_session():
+    turns = run_turns(("u1", "user", "why is CI red?"),
+                      ("a1", "assistant", "The root cause was a stale lockfile in the CI cache.\n[tool Bash] git log -1"))
+    assert drafts_for(turns) == []
+
+
+def test_a_chinese_session_gets_chinese_candidates_from_its_tool_calls():
+    turns = run_turns(
+        ("u1", "user", "跑一下检查"),
+        ("a1", "assistant", "[tool Bash] uv run pytest -x\n[tool Bash] uv run ruff check ."),
+        ("r1", "tool", "[tool result] 12 passed in 0.8s"),
+        ("a2", "assistant", "[tool AskUserQuestion] 用哪个包管理器？"),
+        ("r2", "tool", '[tool result] User has answered your questions: "用哪个包管理器？"="uv". You can now continue.'),
+    )
+    contents = {d.content for d in drafts_for(turns)}
+    assert "本项目运行的检查：`uv run pytest`、`uv run ruff check`。" in contents
+    assert "被问到“用哪个包管理器？”时，用户选择了“uv”。" in contents

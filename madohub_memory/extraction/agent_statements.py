@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from madohub_memory.extraction.base import TurnView
+from madohub_memory.extraction.sentences import CJK as _CJK
 
 _SENTENCE = re.compile(r"(?<=[.!])\s+|(?<=[。！；])|\n+")
 _MARKS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)")
@@ -89,6 +90,8 @@ def caught_mistakes(turns: Sequence[TurnView]) -> list[Statement]:
         for sentence in _sentences(turn):
             if len(sentence) <= _MAX and _CONCEDE.search(sentence) and not _HEDGE.search(sentence) \
                     and not sentence.lower().startswith(("let me", "i'll", "now ")):
-                fix = sentence.rstrip(":. ")
+                fix = sentence.rstrip(":.： 。")
+                if len(_CJK.findall(question)) > len(question) // 4:
+                    return [Statement(f"{fix}（用户指出：“{question}”）。", "postmortem", 0.5, turn.id)]
                 return [Statement(f"{fix} (the user caught it: \"{question}\").", "postmortem", 0.5, turn.id)]
     return []

@@ -223,6 +223,8 @@ _ZH_BROKEN = re.compile(r"(?:启动不了|起不来|跑不起来|运行不了|�
 _ZH_CHANGED = re.compile(r"^我(?:已经|刚刚?|刚才)?(?:把|将)?.{0,40}?(?:删掉|删除|删|改成|改为|换成|修改|改|添加|加上|加|安装|装|升级|降级"
                          r"|配置|移到|移)[^。！？]*了$")
 _ZH_QUESTION = re.compile(r"[?？]\s*$|吗[。！!]?$|呢[。！!]?$")
+_ZH_CORRECTION = re.compile(r"^(?:不对|不是这样|错了|搞错了|不，|不,|应该是)")
+_ZH_SHOULD = re.compile(r"要|应该|得|必须|不能|不要|别")
 _ZH_ONE_OFF = re.compile(r"这个文件|这次|现在先|先|一下|再试|重新|马上")
 
 
@@ -230,8 +232,13 @@ def rules_zh(text: str, subject: str = "用户") -> list[Rule]:
     """Standing rules and design decisions in a Chinese user turn of a coding session."""
     out: list[Rule] = []
     for raw in _ZH_SPLIT.split(text):
-        sentence = re.sub(r"^(?:好的|好|嗯|那|对|不对|不是|其实)[，,\s]*", "", (raw or "").strip()).strip("。！!；; ")
+        raw = (raw or "").strip()
+        sentence = re.sub(r"^(?:好的|好|嗯|那|对|不对|不是|其实)[，,\s]*", "", raw).strip("。！!；; ")
         if not (4 <= len(sentence) <= 150) or _ZH_QUESTION.search(sentence):
+            continue
+        if _ZH_CORRECTION.match(raw) and _ZH_SHOULD.search(sentence):
+            # "不对，导出文件名要带日期": the user correcting the agent
+            out.append(Rule(f"{subject}纠正：{sentence}。", "preference", 0.65, raw))
             continue
         m = _ZH_TODO.search(sentence)
         if m is not None:

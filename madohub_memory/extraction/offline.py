@@ -119,12 +119,17 @@ class OfflineExtractor:
                 if any(d.kind == "event" for d in found) and passes_later(turns, turn.id):
                     found = [d for d in found if not d.content.startswith(_REPORTED)]  # solved right here
                 drafts += found
+            elif coding and turn.role == "assistant":
+                continue  # its causes count only when a run confirms them (root_causes below)
             else:
                 draft = self.extract_turn(turn, mode=mode, namespace=namespace)
                 if draft is not None:
                     drafts.append(draft)
         if coding:
-            found_all = [*root_causes(turns), *question_answers(turns, self.subject), *project_routines(turns),
+            zh = any(t.role == "user" and len(_CJK.findall(t.content[:400])) >= max(2, len(t.content[:400]) // 8)
+                     for t in turns)
+            subject = self.subject_zh if zh else self.subject
+            found_all = [*root_causes(turns), *question_answers(turns, subject, zh), *project_routines(turns, zh),
                          *milestones(turns), *caught_mistakes(turns)]
             for found in found_all:
                 turn = next(t for t in turns if t.id == found.turn_id)

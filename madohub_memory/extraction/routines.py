@@ -109,8 +109,22 @@ def _rank(command: str) -> tuple[int, str]:
     return next((r for word, r in _RANK if word in command), 4), command
 
 
-def project_routines(turns: Sequence[TurnView]) -> list[Routine]:
-    """The check commands and the close-and-push routine run in this exchange."""
+_TEMPLATES = {
+    "checks": ("Checks run in this project: {}.", "本项目运行的检查：{}。"),
+    "migrate": ("Database migrations in this project are applied with `{}`.", "本项目用 `{}` 执行数据库迁移。"),
+    "commits": ('Commit messages in this project use conventional prefixes, e.g. "{}".', "本项目的提交信息使用约定式前缀，例如“{}”。"),
+    "created": ("Created in the tracker: {}.", "在任务跟踪中创建了：{}。"),
+    "workflow": ("Workflow in this project: {}.", "本项目的工作流程：{}。"),
+}
+
+
+def project_routines(turns: Sequence[TurnView], zh: bool = False) -> list[Routine]:
+    """The check commands and the close-and-push routine run in this exchange (``zh``: the
+    user writes Chinese, so the candidates are written in Chinese)."""
+
+    def say(key: str, value: str) -> str:
+        return _TEMPLATES[key][1 if zh else 0].format(value)
+
     checks: dict[str, str] = {}
     flow: list[str] = []
     pushed = False
@@ -148,19 +162,17 @@ def project_routines(turns: Sequence[TurnView]) -> list[Routine]:
                 last_id = turn.id
     out: list[Routine] = []
     if len(checks) >= 2:
-        listed = ", ".join(f"`{c}`" for c in sorted(checks, key=_rank))
-        out.append(Routine(f"Checks run in this project: {listed}.", "fact", 0.5, next(iter(checks.values()))))
+        listed = ("、" if zh else ", ").join(f"`{c}`" for c in sorted(checks, key=_rank))
+        out.append(Routine(say("checks", listed), "fact", 0.5, next(iter(checks.values()))))
     if migrate is not None:
-        out.append(Routine(f"Database migrations in this project are applied with `{migrate[0]}`.", "fact", 0.45,
-                           migrate[1]))
+        out.append(Routine(say("migrate", migrate[0]), "fact", 0.45, migrate[1]))
     if commit_style is not None:
-        out.append(Routine(f'Commit messages in this project use conventional prefixes, e.g. "{commit_style[0]}".',
-                           "pattern", 0.45, commit_style[1]))
+        out.append(Routine(say("commits", commit_style[0]), "pattern", 0.45, commit_style[1]))
     if created:
-        listed = "; ".join(f'{kind} "{title}"' for kind, title, _ in created[:5])
-        out.append(Routine(f"Created in the tracker: {listed}.", "event", 0.45, created[0][2]))
+        listed = ("；" if zh else "; ").join(f'{kind} "{title}"' for kind, title, _ in created[:5])
+        out.append(Routine(say("created", listed), "event", 0.45, created[0][2]))
     trackers = [f for f in flow if not f.startswith("git ")]
     if trackers and pushed:
-        out.append(Routine(f"Workflow in this project: {', then '.join(f'`{f}`' for f in flow)}.", "pattern", 0.5,
-                           last_id))
+        steps = ("，然后" if zh else ", then ").join(f"`{f}`" for f in flow)
+        out.append(Routine(say("workflow", steps), "pattern", 0.5, last_id))
     return out

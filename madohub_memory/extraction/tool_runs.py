@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from madohub_memory.extraction.base import TurnView
+from madohub_memory.extraction.sentences import CJK
 
 _RESULT = re.compile(r"^\[tool (?P<kind>error|result)\]\s?(?P<body>.*)$")
 _CALL = re.compile(r"^\[tool (?P<name>[\w.-]+)\]\s?(?P<input>.*)$")
@@ -83,7 +84,8 @@ def _diagnosis(turn: TurnView) -> str | None:
             continue
         for sentence in _SENTENCE.split(line):
             sentence = sentence.strip(" -*>")
-            if len(sentence.split()) >= 4 and len(sentence) <= MAX_DIAGNOSIS_CHARS and _CAUSE.search(sentence) \
+            long_enough = len(sentence.split()) >= 4 or len(CJK.findall(sentence)) >= 8
+            if long_enough and len(sentence) <= MAX_DIAGNOSIS_CHARS and _CAUSE.search(sentence) \
                     and not _GUESS.search(sentence):
                 found = sentence
     return found
@@ -93,15 +95,19 @@ def _command(turn: TurnView) -> str | None:
     for line in reversed(turn.content.splitlines()):
         m = _CALL.match(line.strip())
         if m is not None and m.group("name") not in ("Read", "Edit", "Write", "Glob", "Grep", "TodoWrite"):
-            command = re.sub(r"\s*(?:2>&1|\|\s*(?:tail|head|grep|less)\b.*)\s*$", "", m.group("input"))
+            command = re.sub(r"\s*\|\s*(?:tail|head|grep|less|tee)\b.*$", "", m.group("input"))
+            command = re.sub(r"\s*\d?>&\d\s*|\s*\d?>\s*/dev/null", " ", command).strip()
             return command[:80].strip()
     return None
 
 
 def _postmortem(command: str | None, diagnosis: str) -> str:
-    diagnosis = diagnosis.rstrip(" .:;") + "."
+    zh = len(CJK.findall(diagnosis)) > len(diagnosis) // 4
+    diagnosis = diagnosis.rstrip(" .:;。；：") + ("。" if zh else ".")
     if not command:
         return diagnosis
+    if zh:
+        return f"`{command}` 失败：{diagnosis}"
     lead = f"`{command}` failed"
     if re.match(r"(?:The|A|An|It|This|That|These|Those)\b", diagnosis) and not _CAUSE.match(diagnosis):
         return f"{lead} because {diagnosis[0].lower()}{diagnosis[1:]}"
@@ -173,7 +179,7 @@ def passes_later(turns: Sequence[TurnView], after_id: str) -> bool:
     return False
 
 
-def question_answers(turns: Sequence[TurnView], subject: str = "User") -> list[Finding]:
+def question_answers(turns: Sequence[TurnView], subject: str = "User", zh: bool = False) -> list[Finding]:
     """Each AskUserQuestion answer as a decision ("User chose "No rig" when asked: Which rig…")."""
     findings = []
     for turn in turns:
@@ -182,5 +188,7 @@ def question_answers(turns: Sequence[TurnView], subject: str = "User") -> list[F
         for m in _ANSWERS.finditer(turn.content):
             question = m.group("q").strip().rstrip("?").strip()
             answer = m.group("a").strip()
-            findings.append(Finding(f'{subject} chose "{answer}" when asked: {question}?', "decision", 0.6, turn.id))
+            content = (f"被问到“{question}”时，{subject}选择了“{answer}”。" if zh
+                       else f'{subject} chose "{answer}" when asked: {question}?')
+            findings.append(Finding(content, "decision", 0.6, turn.id))
     return findings
