@@ -58,7 +58,7 @@ Summary:
 
 6. All user messages:
    - "Implement the checkout epic"
-   - "don't squash the migrations, keep them one per change"
+   - "don't squash the commits, keep them one per change"
    - "check again"
 
 7. Pending Tasks:
@@ -151,7 +151,7 @@ def test_numbered_summary_sections_are_each_mined_for_what_they_hold():
     assert not any("Django 5 with HTMX" in c for c in kinds.get("fact", []))
     # the request's standing wish and the user's own rule from "All user messages"
     assert any("committed and pushed" in c for c in kinds["preference"])
-    assert any("not to squash the migrations" in c for c in kinds["preference"])
+    assert any("not to squash the commits" in c for c in kinds["preference"])
     # files, current work, next step, pending: narration of this session, not memories
     for narration in ("PaymentForm", "refund view", "payment step tests", "pytest shop/checkout", "check again"):
         assert narration not in text_all
@@ -349,7 +349,7 @@ def test_ingesting_a_session_with_a_compaction_fills_the_queue(svc: Services, tm
     disable_semantic_dedup(svc)
     summary = cc_user("sum1", NUMBERED, "b1", isCompactSummary=True, isVisibleInTranscriptOnly=True)
     records = [
-        cc_user("u1", "don't squash the migrations, keep them one per change"),
+        cc_user("u1", "don't squash the commits, keep them one per change"),
         cc_assistant("a1", "m1", [text("OK."), tool_use("t1", "Bash", {"command": "pytest"})], "u1"),
         cc_tool_result("r1", "t1", "3 passed"),
         cc_boundary("b1", "r1"),
@@ -364,7 +364,7 @@ def test_ingesting_a_session_with_a_compaction_fills_the_queue(svc: Services, tm
     assert from_summary and all(c.source == "compaction" for c in from_summary)
     assert {c.namespace for c in from_summary} == {"workspace:demo-app"}
     assert any(c.kind == "postmortem" and "Migration 0042" in c.content for c in from_summary)
-    rule = next(c for c in pending if "not to squash the migrations" in c.content)
+    rule = next(c for c in pending if "not to squash the commits" in c.content)
     assert rule.kind == "preference" and rule.seen_count == 2  # typed once, repeated by the summary
     assert rule.namespace == "persona:default"  # how the user wants agents to work, in every project
 
@@ -466,3 +466,24 @@ def test_a_chinese_session_gets_chinese_candidates_from_its_tool_calls():
     contents = {d.content for d in drafts_for(turns)}
     assert "本项目运行的检查：`uv run pytest`、`uv run ruff check`。" in contents
     assert "被问到“用哪个包管理器？”时，用户选择了“uv”。" in contents
+
+
+@pytest.mark.parametrize(("typed", "kind", "namespace", "expected"), [
+    ("No, that's wrong. The endpoint should return 404, not 500.", "preference", WS,
+     "User wants the endpoint to return 404, not 500."),
+    ("Use TypeScript strict mode for all new files.", "preference", "persona:default",
+     "User wants the agent to use TypeScript strict mode for all new files."),
+    ("Remember that the CI runs on Python 3.9, so no match statements.", "pattern", WS,
+     "The CI runs on Python 3.9, so no match statements."),
+    ("We're using Postgres 16 in production.", "fact", WS, "User and their team are using Postgres 16"),
+    ("please don't touch the migrations folder", "preference", WS, "not to touch the migrations folder"),
+])
+def test_more_ways_people_state_project_rules(typed, kind, namespace, expected):
+    drafts = drafts_for([TurnView("u1", "user", typed)])
+    assert [(d.kind, d.namespace, expected in d.content) for d in drafts] == [(kind, namespace, True)], drafts
+
+
+@pytest.mark.parametrize("typed", ["don't do that", "the tests should pass now", "That should be fine.",
+                                   "This should work now", "run the tests", "looks good, commit it"])
+def test_expectations_and_steps_are_not_rules(typed):
+    assert drafts_for([TurnView("u1", "user", typed)]) == []

@@ -34,7 +34,9 @@ _PLEASE = re.compile(r"^(?:please|pls|plz)\s+|\s*,?\s*please$", re.I)
 # Makes an instruction a standing one rather than a step of the current task.
 _GENERAL = re.compile(
     r"\b(?:always|never|ever|every ?time|whenever|each time|from now on|going forward|in (?:the )?future|by default"
-    r"|any(?:more| time)|in this (?:repo|project|codebase)|all (?:the )?(?:subtasks|tasks|tests|files|commits|steps)"
+    r"|any(?:more| time)|in this (?:repo|project|codebase)|(?:for |in )?(?:all|every|each|any) (?:\w+ ){0,2}"
+    r"(?:subtasks?|tasks?|tests?|files?|commits?|steps?|code|changes?|prs?|pull requests?|modules?|components?"
+    r"|functions?|endpoints?|migrations?|branch(?:es)?|releases?)"
     r"|without (?:asking|prompting|checking with me|waiting)|instead of|rather than|not\s+\S+\s*$|, not\b|over\s+\S+$"
     r"|unless|until)\b", re.I)
 _NEGATED = re.compile(r"^(?:don't|do not|never|stop|quit|avoid|no need to|no more)\s+(?P<rest>\S.*)$", re.I)
@@ -65,7 +67,8 @@ _START = re.compile(r"^(?:i(?:'d| would) like to|i want to|let's|we(?:'ll| will|
 _BROKEN = re.compile(
     r"^(?P<what>.{3,80}?)\s+(?:doesn'?t|does not|won't|wont|isn'?t|is not|can'?t|cannot|no longer)\s+(?:seem to\s+)?"
     r"(?:start|work|run|build|compile|load|connect|open|respond|install|deploy|boot)\b|^(?P<what2>.{3,80}?)\s+"
-    r"(?:is|are|keeps?)\s+(?:broken|failing|crashing|hanging|down|stuck)\b", re.I)
+    r"(?:(?:is|are|keeps?)\s+(?:broken|failing|crashing|hanging|down|stuck)|crash(?:es)?|hangs|freezes|times out)\b",
+    re.I)
 # "I've removed the "*" from the relevant gitignore": the user changed the project themselves.
 _USER_CHANGED = re.compile(
     r"^i(?:'ve| have)?\s+(?:just\s+|already\s+)?(?:removed|added|changed|updated|deleted|renamed|moved|installed"
@@ -73,6 +76,15 @@ _USER_CHANGED = re.compile(
 # "for now put these under our project's .claude/hooks/ folder": where things live.
 _PLACE = re.compile(r"^(?:for now,?\s*)?(?:put|place|store|keep|save|move)\s+(?P<what>.+?)\s+(?:in|under|into|inside)\s+"
                     r"(?P<where>[^/\\]{0,40}[/\\].*|the \S+ (?:folder|directory|dir)\b.*)$", re.I)
+# "The endpoint should return 404, not 500": how the project's code must behave.
+_SHOULD = re.compile(
+    r"^(?P<subject>(?:the|this|that|our|all|every|each|any|new)\b[^,;]{1,60}?)\s+(?P<modal>should(?:n't| not)?"
+    r"|must(?:n't| not)?|needs? to|has to|have to|always|never)\s+(?P<rest>\S.*)$", re.I)
+_EXPECTATION = re.compile(r"\b(?:now|again|soon|yet|by now|at this point)\b|^(?:pass|work|be (?:fine|ok|okay|good|done|ready)"
+                          r"|compile|run|build)\b", re.I)
+# "Remember that the CI runs on Python 3.9, so no match statements": a fact handed over.
+_REMEMBER = re.compile(r"^(?:remember|note|keep in mind|be aware|fyi|just so you know|for (?:the )?record)"
+                       r"(?: that)?[,:]?\s+(?P<fact>\S.*)$", re.I)
 # "I don't want to rely on this being a monorepo forever", "I'd rather keep the CLI thin".
 _FIRST_PERSON_RULE = re.compile(
     r"^i\s+(?:really\s+)?(?:don't|do not|never)\s+want\s+(?:to|you to|it to|this to)\b|^i(?:'d| would) rather\b"
@@ -169,6 +181,8 @@ def _rule(sentence: str, subject: str, agents: bool = False) -> Rule | None:
     if m is not None:
         return Rule(f"{subject} decided to start {_third(_body(m.group('what')), subject)}.", "decision", 0.6, sentence)
     m = _NEGATED.match(sentence)
+    if m is not None and _VAGUE.match(m.group("rest")):
+        m = None  # "don't do that": nothing to carry over
     if m is not None:
         word = sentence.split()[0].lower()
         lead = {"never": "to never", "stop": "to stop", "quit": "to stop", "avoid": "to avoid",
@@ -196,6 +210,23 @@ def _rule(sentence: str, subject: str, agents: bool = False) -> Rule | None:
                       subject)
         body = body[0].lower() + body[1:]
         return Rule(f"{subject} wants the agent to {body}.", "preference", 0.75, sentence)
+    m = _REMEMBER.match(sentence)
+    if m is not None and len(m.group("fact").split()) >= 3:
+        fact = rewrite_first_person_en(m.group("fact"), subject, team=True)
+        kind = "pattern" if re.search(r"\b(?:should|must|never|always|no|don't|do not)\b", fact, re.I) else "fact"
+        return Rule(fact[0].upper() + fact[1:], kind, 0.65, sentence)
+    m = _SHOULD.match(sentence)
+    if m is not None and (re.match(r"(?i)(?:this|that) (?:one|is|was|would)\b", m.group("subject"))
+                          or _EXPECTATION.search(m.group("rest"))):
+        m = None  # "the tests should pass now": an expectation, not a rule
+    if m is not None:
+        modal = m.group("modal").lower().replace("n't", " not")
+        lead = "not to" if "not" in modal else ("to never" if modal == "never" else
+                                                 ("to always" if modal == "always" else "to"))
+        thing = _third(m.group("subject"), subject)
+        rest = _third(_body(m.group("rest")), subject)
+        return Rule(f"{subject} wants {thing[0].lower()}{thing[1:]} {lead} {rest}.", "preference",
+                    0.65 if general else 0.55, sentence)
     m = _FIRST_PERSON_RULE.match(sentence)
     if m is not None:
         return Rule(rewrite_first_person_en(sentence, subject, team=True), "preference", 0.7, sentence)

@@ -96,7 +96,7 @@ _CUE_EN: list[tuple[str, re.Pattern[str], float]] = [
         r"|\b(?:my|our)\s+(?:project|repo|repository|app|service|team|company|stack|codebase|api|"
         r"database|server|job|name|wife|husband|partner|kids?|son|daughter|dog|cat|family|mom|dad|mother|"
         r"father|brother|sister|friend|boss|home|house|car|band)\b"
-        r"|\b(?:we|I)\s+(?:use|run|deploy|host|build with|target)\b"
+        r"|\b(?:we|I)\s+(?:use|run|deploy|host|build with|target)\b|\b(?:we|I)(?:'re| are|'m| am) (?:using|running|deploying|hosting|on)\b"
         r"|\b(?:this|the|our) (?:\w+ )?(?:project|repo|app|service|codebase|api|backend|frontend|database|db|"
         r"site|server|cluster|pipeline) (?:uses|is|runs|needs|has|targets|requires|depends on|supports|lives)\b"
         r"|\b(?:is|are) (?:written|built|deployed|hosted) (?:in|on|with)\b", re.I), 0.6),
@@ -161,7 +161,8 @@ _CODE_LIKE = re.compile(
 _EN_FUNCTION = frozenset(
     ["the", "a", "an", "to", "is", "are", "was", "and", "of", "in", "it", "that", "for", "with", "on", "my",
      "i", "me", "we", "our", "you", "this", "be", "have", "has", "had", "so", "but", "not", "at", "as",
-     "i'm", "i've", "it's", "just", "really", "will", "would", "can", "do", "did", "like", "love", "got"]
+     "i'm", "i've", "it's", "just", "really", "will", "would", "can", "do", "did", "like", "love", "got",
+     "we're", "we've", "we'll"]
 )
 
 
