@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")
@@ -18,6 +19,7 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
             "eight": 8, "nine": 9, "ten": 10}
 
 
+@lru_cache(maxsize=4096)
 def turn_day(created_at: str | None) -> date | None:
     """The local calendar day of an ISO-8601 timestamp (``None`` when absent or unreadable)."""
     if not created_at:

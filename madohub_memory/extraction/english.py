@@ -18,10 +18,19 @@ from madohub_memory.extraction.sentences import Pick, kind_of, lower_pattern, sp
 MAX_SENTENCE_CHARS = 400
 
 # Sentence ends, except after "e.g." / "i.e." / "etc." / "vs." and titles ("Dr. Smith").
-_EN_SPLIT = re.compile(
-    r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\b[MD]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
-    r"(?<!\bapprox\.)(?<!\bcf\.)(?<=[.!?;])\s+|\n+|\s+-\s+(?=[A-Z])"
-)
+_EN_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s+-\s+(?=[A-Z])")
+_NO_END = re.compile(r"(?:\b[Ee]\.g|\b[Ii]\.e|\betc|\bvs|\b[MD]rs?|\bMs|\bSt|\bapprox|\bcf)\.$")
+
+
+def _split_sentences(text: str) -> list[str]:
+    """Sentences, except that "e.g." / "i.e." / "etc." / "vs." / titles ("Dr. Smith") end none."""
+    out: list[str] = []
+    for piece in split(_EN_SPLIT, text):
+        if out and _NO_END.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
 _LEAD_INTERJECTION = re.compile(
     r"^(?:(?:hey|hi|hello|oh|ah|aw+|wow|whoa|yeah|yes|yep|yup|nope|no|ok|okay|sure|so|well|haha|lol"
     r"|hmm|um|omg|cool|great|nice|awesome|thanks|thank you|totally|definitely|absolutely|right"
@@ -255,14 +264,17 @@ def turn_score_en(sents: list[dict]) -> float:
     return _W["bias"] + sum(_W.get(k, 0.0) * v for k, v in feats.items())
 
 
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]+")
+
+
 def _content_words(sentence: str) -> int:
-    return sum(1 for w in re.findall(r"[A-Za-z][A-Za-z'\-]+", sentence) if w.lower() not in _STOP and len(w) > 2)
+    return sum(1 for w in _WORD.findall(sentence) if len(w) > 2 and w.lower() not in _STOP)
 
 
 def sentences_en(text: str) -> list[dict]:
     """Every declarative sentence of a turn with the features the scorer uses."""
     out: list[dict] = []
-    for raw in split(_EN_SPLIT, text):
+    for raw in _split_sentences(text):
         if len(raw) > MAX_SENTENCE_CHARS:
             continue
         sentence = _LEAD_INTERJECTION.sub("", raw).strip()

@@ -95,26 +95,40 @@ def _later_possessives_as_their(text: str, subject: str, mid: str) -> str:
     return head + re.sub(rf"\b(?:{names})'s\b", "their", tail)
 
 
+_WE_ANY = re.compile(r"\b(?:[Ww]e|[Oo]urs?|[Oo]urselves|us)\b")
+_WE_CONTRACTED = re.compile(r"\b([Ww]e)'(ll|re|ve|d)\b")
+_WE_FULL = {"ll": " will", "re": " are", "ve": " have", "d": " would"}
+_WE_AS_I = [(re.compile(pattern), repl) for pattern, repl in (
+    (r"\b[Ww]e are\b", "I am"), (r"\b[Ww]e were\b", "I was"), (r"\bWe\b", "I"), (r"\bwe\b", "I"),
+    (r"\bOur\b", "My"), (r"\bour\b", "my"), (r"\bours\b", "mine"), (r"\b[Oo]urselves\b", "themselves"),
+    (r"\bus\b", "me"),
+)]
+
+
 def _expand_we(text: str) -> str:
     """"we'll" -> "we will" (and 're, 've, 'd), so that no "…their team'll" is left."""
-    for short, full in (("'ll", " will"), ("'re", " are"), ("'ve", " have"), ("'d", " would")):
-        text = re.sub(rf"\b([Ww]e){short}\b", rf"\1{full}", text)
-    return text
+    return _WE_CONTRACTED.sub(lambda m: m.group(1) + _WE_FULL[m.group(2)], text)
 
 
 def _we_as_i(text: str) -> str:
     """Outside a workspace "we" is the user taking part: rewrite it as "I" so that the
     first-person rewrite below makes it singular with agreeing verbs."""
+    if not _WE_ANY.search(text):
+        return text
     text = _expand_we(text)
-    text = re.sub(r"\b([Ww])e are\b", lambda m: "I am", text)
-    text = re.sub(r"\b([Ww])e were\b", lambda m: "I was", text)
-    text = re.sub(r"\bWe\b", "I", text)
-    text = re.sub(r"\bwe\b", "I", text)
-    text = re.sub(r"\bOur\b", "My", text)
-    text = re.sub(r"\bour\b", "my", text)
-    text = re.sub(r"\bours\b", "mine", text)
-    text = re.sub(r"\bourselves\b", "themselves", text, flags=re.I)
-    return re.sub(r"\bus\b", "me", text)
+    for pattern, repl in _WE_AS_I:
+        text = pattern.sub(repl, text)
+    return text
+
+
+_CONTRACTIONS = [(re.compile(r"\bI'm\b|\bIm\b|\bI am\b"), "I am"), (re.compile(r"\bI've\b|\bIve\b"), "I have"),
+                 (re.compile(r"\bI'll\b"), "I will"), (re.compile(r"\bI'd\b"), "I would")]
+_I_START, _I_ANY = re.compile(r"^I\b"), re.compile(r"\bI\b")
+_MY_START, _MY_MINE = re.compile(r"^My\b"), re.compile(r"\b(?:my|mine)\b", re.I)
+_MYSELF, _OURSELVES = re.compile(r"\bmyself\b", re.I), re.compile(r"\bourselves\b", re.I)
+_ME = re.compile(r"\bme\b")
+_WE_START, _OUR_START = re.compile(r"^We\b"), re.compile(r"^Our\b")
+_WE, _OUR, _US = re.compile(r"\bwe\b"), re.compile(r"\bour\b"), re.compile(r"\bus\b")
 
 
 def rewrite_first_person_en(sentence: str, subject: str = "User", *, team: bool = False) -> str:
@@ -140,24 +154,22 @@ def rewrite_first_person_en(sentence: str, subject: str = "User", *, team: bool 
         return f"{head}{m.group(2)}{verb}{rest}"
 
     text = _expand_we(sentence) if team else _we_as_i(sentence)
-    text = re.sub(r"\bI'm\b|\bIm\b|\bI am\b", "I am", text)
-    text = re.sub(r"\bI've\b|\bIve\b", "I have", text)
-    text = re.sub(r"\bI'll\b", "I will", text)
-    text = re.sub(r"\bI'd\b", "I would", text)
+    for pattern, full in _CONTRACTIONS:
+        text = pattern.sub(full, text)
     text = _SELF_SUBJ.sub(subject_verb, text)
-    text = re.sub(r"^I\b", subject, text)
-    text = re.sub(r"\bI\b", mid, text)
-    text = re.sub(r"^My\b", poss_start, text)
-    text = re.sub(r"\bmy\b", poss_mid, text, flags=re.I)
-    text = re.sub(r"\bmine\b", poss_mid, text, flags=re.I)
-    text = re.sub(r"\bmyself\b", "themself" if subject == "User" else subject, text, flags=re.I)
-    text = re.sub(r"\bourselves\b", "themselves", text, flags=re.I)
-    text = re.sub(r"\bme\b", mid, text)
-    text = re.sub(r"^We\b", f"{subject} and {others}", text)
-    text = re.sub(r"^Our\b", poss_start, text)
-    text = re.sub(r"\bwe\b", f"{mid} and {others}", text)
-    text = re.sub(r"\bour\b", poss_mid, text)
-    text = re.sub(r"\bus\b", "them", text)
+    text = _I_START.sub(subject, text)
+    text = _I_ANY.sub(mid, text)
+    text = _MY_START.sub(poss_start, text)
+    text = _MY_MINE.sub(poss_mid, text)
+    text = _MYSELF.sub("themself" if subject == "User" else subject, text)
+    text = _OURSELVES.sub("themselves", text)
+    text = _ME.sub(mid, text)
+    if _WE_ANY.search(text):
+        text = _WE_START.sub(f"{subject} and {others}", text)
+        text = _OUR_START.sub(poss_start, text)
+        text = _WE.sub(f"{mid} and {others}", text)
+        text = _OUR.sub(poss_mid, text)
+        text = _US.sub("them", text)
     text = text.replace("'re", " are").replace("'ve", " have")
     text = _later_possessives_as_their(text, subject, mid)
     text = text.rstrip(" ,;:-")
