@@ -292,3 +292,17 @@ def test_byte_order_mark_and_leading_title_records(tmp_path: Path) -> None:
     export = tmp_path / "conversations.json"
     export.write_bytes(b"\xef\xbb\xbf" + json.dumps(locomo_sample()).encode())
     assert detect_format(str(export)) == "locomo"
+
+
+def test_a_re_enqueued_prompt_is_recognised_after_the_file_grows(tmp_path: Path) -> None:
+    """The prompts already read travel with the read state (as short hashes), so a copy
+    enqueued after an incremental read is not a new turn either."""
+    from test_ingest_helpers import append_jsonl
+
+    prompt = "keep going through all subtasks without asking"
+    path = write_jsonl(tmp_path / f"{SESSION}.jsonl", [cc_user("u1", prompt)])
+    first = read_file(str(path), "claude-code")
+    append_jsonl(path, [cc_queue(prompt), cc_queue("a new prompt typed while busy")])
+    second = read_file(str(path), "claude-code", first.end_offset, first.end_line, first.state)
+    assert [t.content for c in second.conversations for t in c.turns] == ["a new prompt typed while busy"]
+    assert all(len(key) == 16 for key in second.state["recent_prompts"])

@@ -19,6 +19,7 @@ named sections hold what the session established. Files under ``<session>/subage
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -155,8 +156,9 @@ class _SessionReader:
         self.conv.turns.append(turn)
 
     def seen_prompt(self, text: str) -> bool:
-        """True when this prompt was read already; remembers it otherwise."""
-        key = " ".join(text.split())
+        """True when this prompt was read already; remembers it otherwise (as a short hash,
+        so that the state carried across appends stays small)."""
+        key = hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
         if key in self.recent:
             return True
         self.recent = [*self.recent, key][-_RECENT_PROMPTS:]
