@@ -13,7 +13,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from madohub_memory.core.clock import Clock
 from madohub_memory.services import Services
 
-SHARED_EVAL_DEV = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+# ../shared/eval/dev next to the repository (or next to the folder holding a git worktree)
+SHARED_EVAL_DEV = next(
+    (p / "shared" / "eval" / "dev" for p in Path(__file__).resolve().parents[1:4]
+     if (p / "shared" / "eval" / "dev").is_dir()),
+    Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev",
+)
 
 
 @pytest.fixture

@@ -126,9 +126,10 @@ def test_drafts_carry_mode_turn_ids_namespace_and_valid_confidence():
     assert [d.turn_ids for d in drafts] == [("u1",), ("u2",)]
     for d in drafts:
         assert d.source == "compaction"
-        assert d.namespace == "workspace:demo"
         assert d.kind in KINDS
         assert 0.0 <= d.confidence <= 1.0
+    # a personal preference follows the user across projects; the team's decision stays here
+    assert [d.namespace for d in drafts] == ["persona:default", "workspace:demo"]
 
 
 def test_first_person_rewrite():
@@ -183,7 +184,8 @@ def test_we_in_a_workspace_is_the_users_team():
     in_workspace = OfflineExtractor().extract([TurnView("t1", "user", text)], namespace="workspace:shop")
     elsewhere = OfflineExtractor().extract([TurnView("t1", "user", text)])
     assert in_workspace[0].content.startswith("User and their team decided to use SQLite")
-    assert elsewhere[0].content.startswith("User and others decided to use SQLite")
+    # elsewhere the memory is about the user taking part, not about "User and others"
+    assert elsewhere[0].content.startswith("User decided to use SQLite")
 
 
 @pytest.mark.parametrize(("text", "expected"), [

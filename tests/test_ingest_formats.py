@@ -11,6 +11,7 @@ from test_ingest_helpers import (
     cc_assistant,
     cc_boundary,
     cc_compact_summary,
+    cc_queue,
     cc_user,
     locomo_sample,
     small_session,
@@ -64,7 +65,9 @@ def test_claude_code_compaction_marks_segments_and_never_treats_summary_as_user(
     assert result.conversations[0].boundaries == 1 and result.state["segment"] == 1
     assert [(t.id, t.segment) for t in turns] == [("u1", 0), ("a1", 0), ("sum1", 1), ("u2", 1)]
     summary = next(t for t in turns if t.id == "sum1")
-    assert summary.role == "system" and summary.extract is False and summary.meta["compact_summary"]
+    # model-written, so never a user turn; still extracted (its named sections are the
+    # session's best record of errors, fixes and rules)
+    assert summary.role == "system" and summary.extract is True and summary.meta["compact_summary"]
 
 
 def test_subagent_file_is_linked_to_its_parent_session(tmp_path: Path) -> None:
@@ -74,6 +77,78 @@ def test_subagent_file_is_linked_to_its_parent_session(tmp_path: Path) -> None:
     conv = result.conversations[0]
     assert conv.id == f"cc:{SESSION}:agent-a881341" and conv.parent_id == f"cc:{SESSION}"
     assert turns[0].extract is False  # subagent prompts are written by the agent, not the person
+
+
+def test_a_session_opening_with_a_sidechain_warmup_is_still_the_main_session(tmp_path: Path) -> None:
+    """CLI 2.0.x opens a session with a sidechain "Warmup" exchange and writes Task subagents
+    into the session file as sidechain records: the session stays the session, only the
+    sidechain turns are kept out of extraction."""
+    records = [
+        cc_user("w1", "Warmup", isSidechain=True),
+        cc_assistant("w2", "m0", [text("Ready to help.")], "w1") | {"isSidechain": True},
+        cc_user("u1", "Never commit with --no-verify; fix what the hook finds.", "w2"),
+        cc_user("s1", "Review the Gmail client for production readiness.", "u1", isSidechain=True),
+        cc_assistant("s2", "m1", [text("I prefer strict types here.")], "s1") | {"isSidechain": True},
+        cc_assistant("a1", "m2", [text("Understood.")], "u1"),
+    ]
+    result, turns = _turns(write_jsonl(tmp_path / f"{SESSION}.jsonl", records))
+    conv = result.conversations[0]
+    assert conv.id == f"cc:{SESSION}" and conv.parent_id is None
+    assert [(t.id, t.extract) for t in turns] == [
+        ("w1", False), ("w2", False), ("u1", True), ("s1", False), ("s2", False), ("a1", True)]
+
+
+def test_old_style_agent_file_beside_the_session_is_a_subagent(tmp_path: Path) -> None:
+    record = cc_user("x1", "Warmup", agentId="a1b2c3", isSidechain=True)
+    result, turns = _turns(write_jsonl(tmp_path / "agent-a1b2c3.jsonl", [record]))
+    assert result.conversations[0].parent_id == f"cc:{SESSION}" and turns[0].extract is False
+
+
+def test_a_prompt_enqueued_again_and_again_is_one_turn(tmp_path: Path) -> None:
+    """CLI 2.0.76 wrote a waiting prompt as a user record, then re-enqueued it 1,308 times."""
+    prompt = 'Whoops, keep going. I\'ve removed the "*" from the relevant gitignore'
+    records = [cc_user("u1", prompt)]
+    for _ in range(50):
+        records += [cc_queue(prompt), cc_queue("", operation="dequeue")]
+    records += [cc_queue("<agent-notification>\n<agent-id>a3</agent-id>\n<status>completed</status>\n"
+                         "</agent-notification>"),
+                cc_queue("also, use pnpm here"), cc_user("u2", prompt)]
+    result, turns = _turns(write_jsonl(tmp_path / f"{SESSION}.jsonl", records))
+    assert not result.errors
+    assert [(t.content, t.extract) for t in turns if t.role == "user"] == [
+        (prompt, True), ("also, use pnpm here", True), (prompt, False)]
+    assert len(result.state["recent_prompts"]) == 2
+
+
+def test_slash_command_arguments_are_the_persons_words_and_the_expansion_is_not(tmp_path: Path) -> None:
+    echo = ("<command-message>implement is running…</command-message>\n<command-name>/implement</command-name>\n"
+            "<command-args>T037. For API keys, don't put placeholders in the code.</command-args>")
+    expansion = {"type": "text", "text": "The user input can be provided directly by the agent.\n\n"
+                 "User input:\n\nT037.\n\n1. Run `check-prerequisites.sh` from repo root."}
+    records = [
+        cc_user("c0", "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n"
+                "<command-args></command-args>"),
+        cc_user("c1", echo, "c0"),
+        {**cc_user("c2", "", "c1"), "message": {"role": "user", "content": [expansion]}},
+        cc_user("h1", "<user-prompt-submit-hook>IMPORTANT REMINDER: run tsc</user-prompt-submit-hook>", "c2"),
+    ]
+    _, turns = _turns(write_jsonl(tmp_path / f"{SESSION}.jsonl", records))
+    assert [(t.id, t.role, t.extract) for t in turns] == [
+        ("c0", "system", False), ("c1", "user", True), ("c2", "system", False), ("h1", "system", False)]
+    assert turns[1].content == "T037. For API keys, don't put placeholders in the code."
+    assert turns[1].meta["command"] == "implement"
+
+
+def test_title_records_anywhere_and_a_title_only_file(tmp_path: Path) -> None:
+    """``summary`` records (CLI 2.0.x) name a branch; they are titles, never turns."""
+    records = [cc_user("u1", "Why is CI red?"),
+               {"type": "summary", "summary": "Fixing the build", "leafUuid": "u1"}]
+    result, turns = _turns(write_jsonl(tmp_path / f"{SESSION}.jsonl", records))
+    assert result.conversations[0].title == "Fixing the build" and [t.id for t in turns] == ["u1"]
+    only = write_jsonl(tmp_path / "4762e53b.jsonl", [{"type": "summary", "summary": "Git recovery",
+                                                       "leafUuid": "ea98"}])
+    result, turns = _turns(only)
+    assert result.format == "claude-code" and not result.errors and turns == []
 
 
 def test_chatgpt_follows_the_active_branch_only(tmp_path: Path) -> None:
@@ -196,7 +271,7 @@ def test_real_dev_samples_read_cleanly(eval_dev: Path) -> None:
     assert prompts == ["Implement spotter-gqc", "check again", "new beads for the epic were added. tackle them",
                        "did you push?"]
     summaries = [t for t in turns if t.meta.get("compact_summary")]
-    assert len(summaries) == 1 and not summaries[0].extract
+    assert len(summaries) == 1 and summaries[0].role == "system"
     assert not any(t.content.startswith("This session is being continued") for t in turns if t.role == "user")
     chat, chat_turns = _turns(eval_dev / "chatgpt_conversations_dev.json")
     assert chat.format == "chatgpt" and not chat.errors and len(chat.conversations) > 50
@@ -217,3 +292,17 @@ def test_byte_order_mark_and_leading_title_records(tmp_path: Path) -> None:
     export = tmp_path / "conversations.json"
     export.write_bytes(b"\xef\xbb\xbf" + json.dumps(locomo_sample()).encode())
     assert detect_format(str(export)) == "locomo"
+
+
+def test_a_re_enqueued_prompt_is_recognised_after_the_file_grows(tmp_path: Path) -> None:
+    """The prompts already read travel with the read state (as short hashes), so a copy
+    enqueued after an incremental read is not a new turn either."""
+    from test_ingest_helpers import append_jsonl
+
+    prompt = "keep going through all subtasks without asking"
+    path = write_jsonl(tmp_path / f"{SESSION}.jsonl", [cc_user("u1", prompt)])
+    first = read_file(str(path), "claude-code")
+    append_jsonl(path, [cc_queue(prompt), cc_queue("a new prompt typed while busy")])
+    second = read_file(str(path), "claude-code", first.end_offset, first.end_line, first.state)
+    assert [t.content for c in second.conversations for t in c.turns] == ["a new prompt typed while busy"]
+    assert all(len(key) == 16 for key in second.state["recent_prompts"])

@@ -108,12 +108,13 @@ def test_compaction_span_goes_through_the_compaction_pass(
     ]
     summary = ingest.ingest_paths([str(write_jsonl(tmp_path / "s.jsonl", records))])
     assert summary["candidates"]["new"] == 2
-    assert extractor.calls == [("compaction", ["u1", "a1"]), ("turn", ["u2"])]
+    assert extractor.calls == [("compaction", ["u1", "a1"]), ("turn", ["sum1"]), ("turn", ["u2"])]
     sources = {c.content: c.source for c in svc.review.pending()}
     assert sources == {"User prefers short commit messages.": "compaction", "User prefers squash merges.": "turn"}
-    # the model-written summary is kept for context but is never user text, never extracted
+    # the model-written summary reaches the extractor as a system turn, never as user text
+    # (its "I prefer summaries…" is not the person's)
     row = svc.store.query_one("SELECT role, extract_state FROM turns WHERE id = 'sum1'")
-    assert tuple(row) == ("system", "skipped")
+    assert tuple(row) == ("system", "done")
 
 
 def test_pre_compact_pass_extracts_everything_pending_as_compaction(
@@ -202,14 +203,27 @@ def test_bad_lines_are_reported_and_valid_lines_kept(svc: Services, ingest: Inge
 
 @pytest.mark.eval
 def test_dev_claude_code_folder_with_the_default_extractor(svc: Services, eval_dev: Path) -> None:
+    """Every dev session, spotter (CLI 2.1.x) and the projects under more/ (CLI 2.0.x)."""
     folder = eval_dev / "claude_code"
     first = svc.ingest.ingest_paths([str(folder)])
     assert first["status"] == "ok", first["errors"]
-    assert first["turns"]["new"] > 380 and first["conversations"] == 5
+    sessions = {p.stem for p in folder.rglob("*.jsonl") if p.parent.name != "subagents"}
+    subagent_files = list(folder.rglob("subagents/*.jsonl"))
+    assert first["conversations"] == len(sessions) + len(subagent_files)
     parents = dict(svc.store.query("SELECT id, parent_id FROM conversations WHERE parent_id IS NOT NULL"))
-    assert set(parents.values()) == {"cc:258c7280-ae70-4798-800f-63464d01a85d"} and len(parents) == 2
+    assert set(parents.values()) == {"cc:258c7280-ae70-4798-800f-63464d01a85d"}
+    assert len(parents) == len(subagent_files)
     queued = svc.store.query_one("SELECT content FROM turns WHERE id LIKE 'cc:258c7280%:q%' ORDER BY seq")
     assert queued[0] == "check again"
+    # alignment-hive: one prompt re-enqueued 1,308 times by the CLI is one extractable turn
+    whoops = svc.store.query("SELECT extract_state FROM turns WHERE content LIKE 'Whoops, keep going%'")
+    assert sorted(r[0] for r in whoops).count("done") == 1
+    # gmail-automation: the code-review subagent's prompt (a sidechain record inside the
+    # session file) is context, not the person's words; the /implement arguments are theirs
+    review = svc.store.query_one("SELECT role, extract_state FROM turns WHERE content LIKE 'Review the Gmail API%'")
+    assert tuple(review) == ("user", "skipped")
+    implement = svc.store.query_one("SELECT role FROM turns WHERE content LIKE 'T037.%API keys%'")
+    assert implement[0] == "user"
     again = svc.ingest.ingest_paths([str(folder)])
     assert again["turns"]["new"] == 0 and again["candidates"] == {k: 0 for k in again["candidates"]}
     if importlib.util.find_spec("madohub_memory.services.decisions") is not None:

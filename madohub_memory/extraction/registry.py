@@ -35,10 +35,11 @@ def build_extractor(
     if not isinstance(values, Mapping) and hasattr(values, "settings"):  # older callers passed Services
         values = {key: values.settings.get(key) for key in BACKEND_KEYS}
     backend = values.get("extraction.backend", "offline")
+    offline = OfflineExtractor(persona=str(values.get("persona") or "default"))
     if backend not in ("llm", "claude-code"):
-        return OfflineExtractor()
+        return offline
     options: dict[str, Any] = {
-        "budget": budget, "fallback": OfflineExtractor(), "persona": values.get("persona"),
+        "budget": budget, "fallback": offline, "persona": values.get("persona"),
         "retry": RetryPolicy(retries=int(values.get("extraction.llm.retries", 2))),
     }
     timeout = float(values.get("extraction.llm.timeout", 120))

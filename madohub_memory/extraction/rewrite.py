@@ -19,6 +19,8 @@ def rewrite_i_zh(sentence: str, s: str) -> str:
     is "自己" ("我觉得我的薪资…" -> "用户觉得自己的薪资…", not "用户觉得用户的薪资…").
     A possessive first mention ("我的朋友对我…") keeps "用户", since "自己" would then
     point at the friend."""
+    # "我想我需要…" is "I think I need…": 想 is 觉得 here, not "wants" (用户想自己需要 misreads).
+    sentence = re.sub(r"我(?:想|猜|估计)(?=[，,]?\s*我)", "我觉得", sentence)
     out: list[str] = []
     for clause in re.split(r"([，,；;：:])", sentence):
         subject = False
@@ -51,7 +53,8 @@ _IRREGULAR_PAST = frozenset(
     ["went", "got", "made", "took", "gave", "saw", "found", "had", "did", "was", "were", "came", "became", "began", "brought", "bought", "built", "caught", "chose", "drew", "drove", "ate", "fell", "felt", "fought", "flew", "forgot", "froze", "grew", "heard", "held", "hid", "hit", "hurt", "kept", "knew", "laid", "led", "left", "lent", "let", "lost", "meant", "met", "paid", "put", "quit", "ran", "rode", "rang", "rose", "said", "sold", "sent", "set", "shook", "shot", "showed", "shut", "sang", "sat", "slept", "spoke", "spent", "stood", "stole", "swam", "taught", "told", "thought", "threw", "understood", "woke", "wore", "won", "wrote", "read", "learned", "learnt", "spent", "sent", "finished", "started"]
 )
 _PAST_MARK = re.compile(r"ed$")
-_SELF_SUBJ = re.compile(r"\b(I)\b(\s+)(\w+)(?:(\s+)(\w+))?")
+# "I don't": the verb keeps its "n't" ("User doesn't", never "User dons't").
+_SELF_SUBJ = re.compile(r"\b(I)\b(\s+)(\w+n't|\w+)(?:(\s+)(\w+n't|\w+))?")
 
 
 _IRREGULAR_3RD = {"am": "is", "'m": "is", "have": "has", "do": "does", "don't": "doesn't",
@@ -92,12 +95,49 @@ def _later_possessives_as_their(text: str, subject: str, mid: str) -> str:
     return head + re.sub(rf"\b(?:{names})'s\b", "their", tail)
 
 
+_WE_ANY = re.compile(r"\b(?:[Ww]e|[Oo]urs?|[Oo]urselves|us)\b")
+_WE_CONTRACTED = re.compile(r"\b([Ww]e)'(ll|re|ve|d)\b")
+_WE_FULL = {"ll": " will", "re": " are", "ve": " have", "d": " would"}
+_WE_AS_I = [(re.compile(pattern), repl) for pattern, repl in (
+    (r"\b[Ww]e are\b", "I am"), (r"\b[Ww]e were\b", "I was"), (r"\bWe\b", "I"), (r"\bwe\b", "I"),
+    (r"\bOur\b", "My"), (r"\bour\b", "my"), (r"\bours\b", "mine"), (r"\b[Oo]urselves\b", "themselves"),
+    (r"\bus\b", "me"),
+)]
+
+
+def _expand_we(text: str) -> str:
+    """"we'll" -> "we will" (and 're, 've, 'd), so that no "…their team'll" is left."""
+    return _WE_CONTRACTED.sub(lambda m: m.group(1) + _WE_FULL[m.group(2)], text)
+
+
+def _we_as_i(text: str) -> str:
+    """Outside a workspace "we" is the user taking part: rewrite it as "I" so that the
+    first-person rewrite below makes it singular with agreeing verbs."""
+    if not _WE_ANY.search(text):
+        return text
+    text = _expand_we(text)
+    for pattern, repl in _WE_AS_I:
+        text = pattern.sub(repl, text)
+    return text
+
+
+_CONTRACTIONS = [(re.compile(r"\bI'm\b|\bIm\b|\bI am\b"), "I am"), (re.compile(r"\bI've\b|\bIve\b"), "I have"),
+                 (re.compile(r"\bI'll\b"), "I will"), (re.compile(r"\bI'd\b"), "I would")]
+_I_START, _I_ANY = re.compile(r"^I\b"), re.compile(r"\bI\b")
+_MY_START, _MY_MINE = re.compile(r"^My\b"), re.compile(r"\b(?:my|mine)\b", re.I)
+_MYSELF, _OURSELVES = re.compile(r"\bmyself\b", re.I), re.compile(r"\bourselves\b", re.I)
+_ME = re.compile(r"\bme\b")
+_WE_START, _OUR_START = re.compile(r"^We\b"), re.compile(r"^Our\b")
+_WE, _OUR, _US = re.compile(r"\bwe\b"), re.compile(r"\bour\b"), re.compile(r"\bus\b")
+
+
 def rewrite_first_person_en(sentence: str, subject: str = "User", *, team: bool = False) -> str:
     """"I prefer tabs" -> "User prefers tabs"; "my dog" -> "User's dog" (a rough but safe rewrite).
 
     ``team``: the statement comes from a workspace, where "we" is the user's team ("We chose
-    Postgres" -> "User and their team chose Postgres"); elsewhere "we" is "User and others".
-    Both stay plural, so the verb that follows still agrees."""
+    Postgres" -> "User and their team chose Postgres", plural). Elsewhere a memory is about
+    the user, so "we" reads as the user taking part ("We love long hikes" -> "User loves long
+    hikes"; "User and others'll" helped nobody)."""
     mid = "the user" if subject == "User" else subject
     others = "their team" if team else "others"
     poss_start = f"{subject}'s"
@@ -113,24 +153,23 @@ def rewrite_first_person_en(sentence: str, subject: str = "User", *, team: bool 
         rest = f"{m.group(4)}{second}" if second is not None else ""
         return f"{head}{m.group(2)}{verb}{rest}"
 
-    text = sentence
-    text = re.sub(r"\bI'm\b|\bIm\b|\bI am\b", "I am", text)
-    text = re.sub(r"\bI've\b|\bIve\b", "I have", text)
-    text = re.sub(r"\bI'll\b", "I will", text)
-    text = re.sub(r"\bI'd\b", "I would", text)
+    text = _expand_we(sentence) if team else _we_as_i(sentence)
+    for pattern, full in _CONTRACTIONS:
+        text = pattern.sub(full, text)
     text = _SELF_SUBJ.sub(subject_verb, text)
-    text = re.sub(r"^I\b", subject, text)
-    text = re.sub(r"\bI\b", mid, text)
-    text = re.sub(r"^My\b", poss_start, text)
-    text = re.sub(r"\bmy\b", poss_mid, text, flags=re.I)
-    text = re.sub(r"\bmine\b", poss_mid, text, flags=re.I)
-    text = re.sub(r"\bmyself\b", "themself" if subject == "User" else subject, text, flags=re.I)
-    text = re.sub(r"\bme\b", mid, text)
-    text = re.sub(r"^We\b", f"{subject} and {others}", text)
-    text = re.sub(r"^Our\b", poss_start, text)
-    text = re.sub(r"\bwe\b", f"{mid} and {others}", text)
-    text = re.sub(r"\bour\b", poss_mid, text)
-    text = re.sub(r"\bus\b", "them", text)
+    text = _I_START.sub(subject, text)
+    text = _I_ANY.sub(mid, text)
+    text = _MY_START.sub(poss_start, text)
+    text = _MY_MINE.sub(poss_mid, text)
+    text = _MYSELF.sub("themself" if subject == "User" else subject, text)
+    text = _OURSELVES.sub("themselves", text)
+    text = _ME.sub(mid, text)
+    if _WE_ANY.search(text):
+        text = _WE_START.sub(f"{subject} and {others}", text)
+        text = _OUR_START.sub(poss_start, text)
+        text = _WE.sub(f"{mid} and {others}", text)
+        text = _OUR.sub(poss_mid, text)
+        text = _US.sub("them", text)
     text = text.replace("'re", " are").replace("'ve", " have")
     text = _later_possessives_as_their(text, subject, mid)
     text = text.rstrip(" ,;:-")

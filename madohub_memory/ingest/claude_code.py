@@ -1,20 +1,28 @@
 """Claude Code session files (``~/.claude/projects/<slug>/<session>.jsonl``).
 
 Kept: human prompts (string content, text blocks, and prompts typed while the agent was
-busy, which exist only as ``queue-operation`` enqueue records), assistant text with tool
-calls in a compact one-line form (an API response split over several lines is merged on
+busy, which exist only as ``queue-operation`` enqueue records), the text typed after a
+slash command (``/implement T037, no API keys in code``), assistant text with tool calls in
+a compact one-line form (an API response split over several lines is merged on
 ``message.id``), and tool results as short ``tool`` turns. Skipped: progress, snapshots,
-thinking, meta and command echoes. Unknown record types and fields are accepted and
-ignored. A ``compact_boundary`` starts a new segment: the turns before it go through the
-compaction pass. The ``isCompactSummary`` record is model-written, so it is stored as a
-``system`` turn that is never extracted. Files under ``<session>/subagents/`` are their own
-conversations whose ``parent_id`` is the session.
+thinking, meta, command echoes and command expansions, machine envelopes
+(``<agent-notification>``, hook output) and repeats of a prompt already read (CLI 2.0.x
+re-enqueues a waiting prompt, sometimes a thousand times). Unknown record types and
+fields are accepted and ignored. A ``compact_boundary`` starts a new segment: the turns
+before it go through the compaction pass. The ``isCompactSummary`` record is model-written,
+so it is stored as a ``system`` turn (never user text); it is still extracted, because its
+named sections hold what the session established. Files under ``<session>/subagents/``
+(or ``agent-*.jsonl`` beside the sessions, CLI 2.0.x) are their own conversations whose
+``parent_id`` is the session; sidechain records inside a session file (2.0.x subagents, the
+"Warmup" exchange) are kept for context but never extracted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from typing import Any
 
 from madohub_memory.core.text import clean_text
@@ -26,6 +34,12 @@ FORMAT = "claude-code"
 _NOT_HUMAN = ("<command-", "<local-command-", "<bash-", "<task-notification>", "<system-reminder>")
 _INTERRUPT = "[Request interrupted"
 _TOOL_RESULT_CHARS = 300
+_ANSWER_CHARS = 2000
+# "<agent-notification>…", "<user-prompt-submit-hook>…": an envelope written by the CLI or a hook.
+_ENVELOPE = re.compile(r"^<([a-z][a-z0-9]*(?:-[a-z0-9]+)+)>[\s\S]*</\1>\s*$")
+_COMMAND_NAME = re.compile(r"<command-name>\s*/?([^<\s]+)\s*</command-name>")
+_COMMAND_ARGS = re.compile(r"<command-args>([\s\S]*?)</command-args>")
+_RECENT_PROMPTS = 50  # prompts remembered to drop re-enqueued copies
 _TOOL_INPUT_CHARS = 200
 KNOWN_TYPES = frozenset({"user", "assistant", "system", "queue-operation", "progress", "summary",
                          "file-history-snapshot", "custom-title", "ai-title", "last-prompt", "attachment"})
@@ -43,6 +57,24 @@ def looks_like_claude_code(records: list[Any]) -> bool:
         ):
             return True
     return False
+
+
+def _machine_text(text: str) -> bool:
+    """Written by the CLI, a hook or a command, not typed by the person."""
+    return text.startswith(_NOT_HUMAN) or bool(_ENVELOPE.match(text))
+
+
+def _command_args(text: str) -> tuple[str, str] | None:
+    """``(command, args)`` of a slash-command echo whose arguments are words the person typed
+    (``/implement T037. For API keys, don't put placeholders…``); ``None`` otherwise."""
+    name = _COMMAND_NAME.search(text)
+    args = _COMMAND_ARGS.search(text)
+    if name is None or args is None:
+        return None
+    typed = clean_text(args.group(1)).strip()
+    if len(typed.split()) < 3:  # "/model opus", "/clear": a setting, not a statement
+        return None
+    return name.group(1), typed
 
 
 def _short(text: str, limit: int) -> str:
@@ -81,7 +113,14 @@ class _SessionReader:
         self.conversation_id: str | None = state.get("conversation_id")
         self.last_assistant: ParsedTurn | None = None
         self.title: str | None = None  # from summary/title records, which may come first
-        self.is_subagent = os.path.basename(os.path.dirname(path)) == "subagents"
+        # The file says what it is: a sidechain first record does not make a session file a
+        # subagent conversation (CLI 2.0.x opens sessions with a sidechain "Warmup" exchange).
+        self.is_subagent = (os.path.basename(os.path.dirname(path)) == "subagents"
+                            or os.path.basename(path).startswith("agent-"))
+        # Prompts already read (CLI 2.0.x writes a waiting prompt as a user record and then
+        # re-enqueues it, up to thousands of times); bounded, carried across appends.
+        self.recent: list[str] = [str(t) for t in state.get("recent_prompts", [])][-_RECENT_PROMPTS:]
+        self.last_command: str | None = None  # uuid of the last slash-command echo
 
     def conversation(self, record: dict[str, Any]) -> ParsedConversation:
         if self.conv is not None:
@@ -92,7 +131,7 @@ class _SessionReader:
         if not session:
             session = os.path.basename(os.path.dirname(os.path.dirname(self.path))) if self.is_subagent else stem
         parent_id = None
-        if self.is_subagent or agent or record.get("isSidechain"):
+        if self.is_subagent:
             agent_name = f"agent-{agent}" if agent else stem
             conv_id = f"{session_conversation_id(session)}:{agent_name}"
             parent_id = session_conversation_id(session)
@@ -109,13 +148,22 @@ class _SessionReader:
         )
         return self.conv
 
-    def add(self, turn: ParsedTurn) -> None:
+    def add(self, turn: ParsedTurn, sidechain: bool = False) -> None:
         assert self.conv is not None
         turn.segment = self.segment
-        if self.conv.parent_id is not None:
+        if self.conv.parent_id is not None or sidechain:
             turn.extract = False  # subagent chatter: kept for context, never a source of candidates
             turn.meta["subagent"] = True
         self.conv.turns.append(turn)
+
+    def seen_prompt(self, text: str) -> bool:
+        """True when this prompt was read already; remembers it otherwise (as a short hash,
+        so that the state carried across appends stays small)."""
+        key = hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+        if key in self.recent:
+            return True
+        self.recent = [*self.recent, key][-_RECENT_PROMPTS:]
+        return False
 
     def record(self, record: dict[str, Any], line: int) -> None:
         kind = record.get("type")
@@ -144,7 +192,7 @@ class _SessionReader:
             content = record.get("content")
             if record.get("operation") == "enqueue" and isinstance(content, str):
                 text = clean_text(content).strip()
-                if text and not text.startswith(_NOT_HUMAN):
+                if text and not _machine_text(text) and not self.seen_prompt(text):
                     self.add(ParsedTurn(f"{conv.id}:q{line}", "user", text, stamp,
                                         {"line": line, "queued": True}))
             return
@@ -155,10 +203,11 @@ class _SessionReader:
         uuid = record.get("uuid") or f"{self.conv.id}:L{line}"
         message = record.get("message") if isinstance(record.get("message"), dict) else {}
         content = message.get("content")
+        sidechain = bool(record.get("isSidechain")) and self.conv.parent_id is None
+        after_command, self.last_command = self.last_command, None
         if record.get("isCompactSummary"):
             text = clean_text(_result_text(content) if not isinstance(content, str) else content)
-            self.add(ParsedTurn(uuid, "system", text, stamp, {"line": line, "compact_summary": True},
-                                extract=False))
+            self.add(ParsedTurn(uuid, "system", text, stamp, {"line": line, "compact_summary": True}))
             return
         if record.get("isMeta"):
             return
@@ -166,12 +215,36 @@ class _SessionReader:
             text = clean_text(content).strip()
             if not text or text.startswith(_INTERRUPT):
                 return
-            if text.startswith(_NOT_HUMAN):
+            if _machine_text(text):
+                command = _command_args(text)
+                if command is not None and not sidechain:
+                    # what the person typed after the command is theirs; the echo around it is not
+                    self.last_command = uuid
+                    self.add(ParsedTurn(uuid, "user", command[1], stamp,
+                                        {"line": line, "command": command[0]}))
+                    self.seen_prompt(command[1])
+                    return
+                if _COMMAND_NAME.search(text):
+                    self.last_command = uuid
                 self.add(ParsedTurn(uuid, "system", text, stamp, {"line": line, "echo": True}, extract=False))
                 return
-            self.add(ParsedTurn(uuid, "user", text, stamp, {"line": line}))
+            meta: dict[str, Any] = {"line": line}
+            turn = ParsedTurn(uuid, "user", text, stamp, meta)
+            if not sidechain and self.seen_prompt(text):
+                turn.extract, meta["repeat"] = False, True  # the same prompt sent again
+            self.add(turn, sidechain)
             return
         if not isinstance(content, list):
+            return
+        if after_command is not None and record.get("parentUuid") == after_command and not any(
+                isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+            # the expanded body of a slash command (CLI 2.0.x does not mark it isMeta): a
+            # prompt written for the model, not by the person
+            body = "\n".join(clean_text(b["text"]) for b in content
+                             if isinstance(b, dict) and isinstance(b.get("text"), str))
+            if body.strip():
+                self.add(ParsedTurn(uuid, "system", body, stamp, {"line": line, "expansion": True},
+                                    extract=False))
             return
         texts: list[str] = []
         results: list[str] = []
@@ -180,16 +253,19 @@ class _SessionReader:
                 continue
             if block.get("type") == "text" and isinstance(block.get("text"), str):
                 text = clean_text(block["text"]).strip()
-                if text and not text.startswith(_INTERRUPT) and not text.startswith(_NOT_HUMAN):
+                if text and not text.startswith(_INTERRUPT) and not _machine_text(text):
                     texts.append(text)
             elif block.get("type") == "tool_result":
                 label = "[tool error]" if block.get("is_error") else "[tool result]"
-                body = _short(clean_text(_result_text(block.get("content"))), _TOOL_RESULT_CHARS)
+                body = clean_text(_result_text(block.get("content")))
+                # the user's answers to AskUserQuestion are decisions: kept whole, not cut at 300
+                limit = _ANSWER_CHARS if body.startswith("User has answered") else _TOOL_RESULT_CHARS
+                body = _short(body, limit)
                 results.append(f"{label} {body}".rstrip())
         if results:
-            self.add(ParsedTurn(uuid, "tool", "\n".join(results + texts), stamp, {"line": line}))
+            self.add(ParsedTurn(uuid, "tool", "\n".join(results + texts), stamp, {"line": line}), sidechain)
         elif texts:
-            self.add(ParsedTurn(uuid, "user", "\n".join(texts), stamp, {"line": line}))
+            self.add(ParsedTurn(uuid, "user", "\n".join(texts), stamp, {"line": line}), sidechain)
 
     def _assistant(self, record: dict[str, Any], stamp: str | None, line: int) -> None:
         assert self.conv is not None
@@ -216,12 +292,13 @@ class _SessionReader:
             return
         uuid = record.get("uuid") or f"{self.conv.id}:L{line}"
         meta: dict[str, Any] = {"line": line}
+        sidechain = bool(record.get("isSidechain")) and self.conv.parent_id is None
         if message_id:
             meta["message_id"] = message_id
         if message.get("model"):
             meta["model"] = message["model"]
         turn = ParsedTurn(uuid, "assistant", "\n".join(parts), stamp, meta)
-        self.add(turn)
+        self.add(turn, sidechain)
         self.last_assistant = turn
 
 
@@ -248,5 +325,6 @@ def read_claude_code(
             result.end_offset, result.end_line = line.end, line.number
     if reader.conv is not None:
         result.conversations.append(reader.conv)
-        result.state = {"segment": reader.segment, "conversation_id": reader.conv.id}
+        result.state = {"segment": reader.segment, "conversation_id": reader.conv.id,
+                        "recent_prompts": reader.recent}
     return result
