@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from madohub_memory import __version__
 from madohub_memory.core.errors import UserError
+from madohub_memory.core.secrets import redact
 
 COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except UserError as exc:
-        print(f"madohub-memory: {exc}", file=sys.stderr)
+        print(f"madohub-memory: {redact(str(exc))}", file=sys.stderr)  # errors may quote the input
         return exc.exit_code
     except KeyboardInterrupt:
         print("madohub-memory: interrupted.", file=sys.stderr)
