@@ -1,4 +1,4 @@
-"""Prompt injections and ordinary project rules, for ``bench/secrets.py`` and the tests.
+"""Prompt injections and ordinary project rules, for ``bench/safety.py`` and the tests.
 
 ``INJECTIONS``: text that tries to steer the agent or the person reviewing memories —
 override earlier instructions, change identity, lower oversight (approve or merge without

@@ -1,4 +1,4 @@
-"""A corpus of fake secrets in context, and of hard negatives, for ``bench/secrets.py`` and tests.
+"""A corpus of fake secrets in context, and of hard negatives, for ``bench/safety.py`` and tests.
 
 Every secret is generated here from a seeded random generator in the documented shape of
 its format (prefix, alphabet, length); none is a real credential. Each case is one piece of
@@ -186,14 +186,11 @@ def secret_cases(seed: int = 7) -> list[SecretCase]:
     add("query-access-token", "https://graph.facebook.com/me?access_token={k}", k="EAAB" + g.s(B62, 100))
     add("presigned-s3", "https://bucket.s3.amazonaws.com/report.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA{i}%2F20261101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature={s}",
         i=g.s(string.ascii_uppercase + string.digits, 16), s=g.s(HEX, 64))
-    add("card-number", "charge the customer card 4539 {a} {b} {c} please", **dict(zip("abc", _card_groups(g.luhn("4539", 16)), strict=True)))
+    card = g.luhn("4539", 16)
+    add("card-number", "charge the customer card {c} please", c=" ".join(card[i:i + 4] for i in range(0, 16, 4)))
     add("card-number-zh", "我的信用卡卡号是 {c}，有效期 09/28", c=g.luhn("62", 16))
     add("card-number-amex", "Amex {c} exp 11/27", c=g.luhn("37", 15))
     return cases
-
-
-def _card_groups(number: str) -> list[str]:
-    return [number[4:8], number[8:12], number[12:16]]
 
 
 def negative_cases() -> list[str]:

@@ -22,6 +22,7 @@ expired") are not secrets. Masking is idempotent: masked text never matches agai
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import string
@@ -199,19 +200,21 @@ def _assignment_spans(text: str, lowered: str) -> Iterable[Span]:
         start, end = stem.start(), stem.end()
         cjk = not stem.group(0).isascii()
         if cjk:
-            found = _CJK_NAME_BEFORE.search(text, 0, start)
+            found = _CJK_NAME_BEFORE.search(text, max(0, start - 6), start)
             name_start, name_end = start - len(found.group(0) if found else ""), end
         else:
             found = _NAME_CHARS.search(text, max(0, start - 60), start)
             name_start = start - len(found.group(0) if found else "")
+            if name_start > 0 and text[name_start - 1] == "\\" and text[name_start] in "ntr":
+                name_start += 1  # an escaped newline before the name: "\npassword = …" in a repr or JSON
             name_end = _NAME_REST.match(text, end).end()
         sep = _SEPARATOR.match(text, name_end)
         if not sep:
             continue
         name = text[name_start:name_end].strip(".-")
         before = text[name_start - 1] if name_start else " "
-        if not name or name.startswith("-") or before in "/\\" or _FILE_NAME.search(name):
-            continue  # flags (see _command_spans), paths and file names
+        if not name or name.startswith("-") or _FILE_NAME.search(name):
+            continue  # flags (see _command_spans) and file names
         url_query = before in "?&"
         if not secret_name(name, url_query=url_query):
             # "API key: …", "client secret = …", "access token is …": a name in two words
@@ -290,7 +293,8 @@ _SQL_PASSWORD = re.compile(
     r"""(?i)\b(?:identified\s+(?:with\s+\w+\s+)?by|password)\s+(?:=\s*)?(?P<q>['"])(?P<v>[^'"\n]{4,})(?P=q)"""
 )
 _NETRC = re.compile(r"""(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<v>\S+)""")
-_PGPASS = re.compile(r"""(?m)^(?:[\w.\-*]+):(?:\d+|\*):(?:[\w\-*]+):(?:[\w.\-@*]+):(?P<v>\S{4,})$""")
+_PGPASS = re.compile(r"""(?<![\w.\-*:])(?:[\w.\-*]+):(?:\d+|\*):(?:[\w\-*]+):(?:[\w.\-@*]+):(?P<v>[^\s:'"]{4,})"""
+                     r"""(?![^\s'"])""")
 # (pattern, lower-case words of which one must be in the text for the pattern to run)
 _COMMANDS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
     (_COMMAND_PASSWORD, ("sshpass", "login", "redis-cli", "ldap", "sqlcmd", "mongo", "zip", "7z", "htpasswd")),
@@ -388,7 +392,8 @@ def looks_random(value: str, min_length: int = 12) -> bool:
         return False
     classes = sum((any(c.islower() for c in v), any(c.isupper() for c in v), any(c.isdigit() for c in v),
                    any(not c.isalnum() for c in v)))
-    if not any(c.isdigit() for c in v) or classes < 3 or _wordy(v):
+    # right after "password" a word-based one counts ("Summer2024!"); elsewhere words are names
+    if not any(c.isdigit() for c in v) or classes < 3 or (_wordy(v) and min_length >= 12):
         return False
     if re.fullmatch(r"[\d.\-:]+|v?\d+(?:\.\d+)+[\w.\-]*", v) or _IDENTIFIER.fullmatch(v):
         return False
@@ -419,6 +424,8 @@ def _prose_spans(text: str, lowered: str) -> Iterable[Span]:
             if m.start() and text[m.start() - 1] in ":/.@":
                 break  # part of a URL, a path or an address
             value = m.group(0).rstrip(".,;:!?")
+            if "=" in value.rstrip("="):
+                continue  # NAME=value: the assignment rule masks the value and keeps the name
             tight = bool(_TIGHT_GAP.fullmatch(text, kw.end(), m.start()))
             near = text[max(0, kw.start() - 40):m.start()]
             hex_key = tight and _hex_token(value) and not _HASH_WORDS.search(near)
@@ -458,9 +465,15 @@ def find_secrets(text: str) -> list[Span]:
     spans += _prose_spans(text, lowered)
     if not spans:
         return []
-    protected = _protected(text)
+    protected = _merge(_protected(text))
     if protected:
-        spans = [s for s in spans if not any(p[0] <= s[0] and s[1] <= p[1] for p in protected)]
+        starts = [p[0] for p in protected]
+
+        def inside(span: Span) -> bool:
+            i = bisect.bisect_right(starts, span[0]) - 1
+            return i >= 0 and span[1] <= protected[i][1]
+
+        spans = [s for s in spans if not inside(s)]
     return _merge(spans)
 
 

@@ -9,7 +9,7 @@ A flagged candidate is shown with a warning in the dashboard and is never auto-a
 - ``instruction``: text that tries to steer the agent or the reviewer
   (:mod:`madohub_memory.extraction.instructions`).
 
-Recall and false-positive rates: ``bench/secrets.py --json``; the flag rate on real
+Recall and false-positive rates: ``bench/safety.py --json``; the flag rate on real
 transcripts: ``bench/extraction_quality.py`` section ``flags``.
 """
 

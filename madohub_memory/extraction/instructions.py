@@ -24,7 +24,7 @@ signal. Flagged is a command that works *against the person*, by what it asks fo
   future sessions, text addressed to AI agents or the reviewer.
 
 Negation matters both ways: "never merge without review" raises oversight (not flagged),
-"never warn the user" lowers it (flagged). Measured in ``bench/secrets.py`` (section
+"never warn the user" lowers it (flagged). Measured in ``bench/safety.py`` (section
 ``injection``) on injections and ordinary rules in English and Chinese.
 """
 
