@@ -16,7 +16,8 @@ lockfile integrity, CSS class names, code, prose about passwords) measure false 
 (target < 3 %).
 
 Injections (``bench/_injection_corpus.py``, English and Chinese): recall of the
-``instruction`` flag (target >= 0.9) and its false-positive rate on ordinary project rules.
+``instruction`` flag (target >= 0.9) and its false-positive rate on ordinary project rules,
+on the corpus the cues were written against and on a held-out set that was not.
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _injection_corpus import INJECTIONS, INJECTIONS_EN, INJECTIONS_ZH, RULES
+from _injection_corpus import (
+    HELD_OUT_INJECTIONS,
+    HELD_OUT_RULES,
+    INJECTIONS,
+    INJECTIONS_EN,
+    INJECTIONS_ZH,
+    RULES,
+)
 from _secrets_corpus import SecretCase, negative_cases, secret_cases
 
 from madohub_memory.core.secrets import find_secrets
@@ -196,6 +204,12 @@ def run_injections() -> dict[str, Any]:
         "recall_zh": recall(INJECTIONS_ZH), "missed": missed,
         "rules": len(RULES), "rule_false_positive_rate": round(len(flagged_rules) / len(RULES), 4),
         "flagged_rules": flagged_rules,
+        "held_out": {
+            "note": "written after the last change to the cues, never tuned on: what a new set gets",
+            "injections": len(HELD_OUT_INJECTIONS), "recall": recall(HELD_OUT_INJECTIONS),
+            "rules": len(HELD_OUT_RULES),
+            "rule_false_positive_rate": round(sum(is_instruction(t) for t in HELD_OUT_RULES) / len(HELD_OUT_RULES), 4),
+        },
     }
 
 
