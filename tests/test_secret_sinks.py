@@ -177,3 +177,23 @@ def test_every_text_column_is_masked_or_declared_structural(svc: Services) -> No
             if kind in ("TEXT", "") and column not in FREE_TEXT.get(table, {}) and column not in STRUCTURAL.get(table, set()):
                 undecided.append(f"{table}.{column}")
     assert undecided == [], "decide in store/redaction.py whether these columns hold free text"
+
+
+def test_scrub_masks_what_an_older_version_stored(svc: Services, db_path: Path, tmp_path: Path) -> None:
+    from madohub_memory.cli import main
+
+    cid = svc.review.submit(CandidateDraft("CI uses the vault", "fact", source="remember")).candidate_id
+    svc.review.approve(cid)
+    svc.working.update("shop", "task", "rotate keys")
+    with svc.store.transaction():  # as an older scanner left them
+        svc.store.execute("UPDATE memories SET content = ?", (f"CI uses {SECRET_TEXT}",))
+        svc.store.execute("UPDATE working_memory SET task = ?", (f"rotate {TOKEN}",))
+    assert TOKEN in everything(svc, "SELECT * FROM memory_fts")
+    svc.close()
+    assert main(["scrub", "--db", str(db_path), "--json"]) == 0
+    with Services.open(db_path) as again:
+        for sql in ("SELECT content FROM memories", "SELECT * FROM memory_fts", "SELECT task FROM working_memory"):
+            assert TOKEN not in everything(again, sql) and PASSWORD not in everything(again, sql)
+        assert again.recall.search("vault", k=1, source="cli")  # the index still answers
+    raw = b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*"))
+    assert TOKEN.encode() not in raw and PASSWORD.encode() not in raw
