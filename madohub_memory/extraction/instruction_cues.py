@@ -260,6 +260,9 @@ EN_CUES: list[Cue] = [
        rf"{IMP}(?:skip|bypass|disable|turn\s+off|remove|uninstall|get\s+around)\s+(?:the\s+|all\s+|any\s+|"
        r"every\s+)?(?:git\s+|pre-commit\s+|pre-push\s+|commit\s+)*(?:hooks?|linters?|pre-commit|signing|commit\s+signing)\b|"
        r"--no-verify\b"),
+    cue("oversight", 3, "always force verify insecure skip yes",
+       r"\balways\s+(?:\S+\s+){0,8}?(?:--force\b|--no-verify\b|--insecure\b|--no-check-certificate\b|--skip-[\w\-]+|"
+       r"--yes\b|--allow-unauthenticated\b|--disable-[\w\-]+|--unsafe[\w\-]*)"),
     cue("direct", 1, "straight directly",
        r"\b(?:straight|directly)\s+(?:to|into|on)\s+(?:the\s+)?(?:main|master|prod|production|trunk|release|protected)\b"),
     cue("oversight", 3, "don do never no stop",
