@@ -173,7 +173,7 @@ def plausible_secret(value: str, *, strict: bool, quoted: bool = False, name: st
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _STEM = re.compile(
     r"""pass|pwd|pw\b(?<!\wpw)|secret|token|key|sig|credential|pat\b(?<!\wpat)|auth(?=["']?[ \t]*[:=])"""
-    r"|[密口]码|密钥|秘钥|私钥|令牌"
+    r"|[密口]码|口令|密钥|秘钥|私钥|令牌"
 )
 _NAME_CHARS = re.compile(r"[\w.\-]*$")
 _NAME_REST = re.compile(r"[\w.\-]*")
@@ -453,9 +453,18 @@ def _protected(text: str) -> list[Span]:
     return spans
 
 
+# Something every detector needs: a long token-like run, a name or word that says secret, a
+# URL with credentials, a short command-line option, a card-length number or a private key.
+# Text without any (most prose, ids, timestamps) is answered without running the detectors.
+_MAYBE = re.compile(
+    r"[A-Za-z0-9+/=_\-~%]{16,}|(?i:pass|pwd|\bpw\b|secret|token|key|sig|credential|auth|bearer|\bpat\b|"
+    r"private|identified|machine)|://[^\s/@]*:|\s-[a-zA-Z]|pass:|:(?:\d{2,5}|\*):|(?:\d[ \-]?){12,}\d|[密口]码|口令|密钥|秘钥|私钥|令牌"
+)
+
+
 def find_secrets(text: str) -> list[Span]:
     """Spans of ``text`` (sorted, merged) that are secrets."""
-    if not text or len(text) < 6:
+    if not text or len(text) < 6 or not _MAYBE.search(text):
         return []
     lowered = text.translate(_ASCII_LOWER)  # same length and positions as text
     spans: list[Span] = list(token_spans(text))
