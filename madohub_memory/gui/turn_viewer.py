@@ -34,7 +34,7 @@ ROLE_COLOURS = {
 }
 
 
-PII_STYLE = "background:#fde7c8; border-bottom:1px dashed #b06f00"
+PII_STYLE = "background:#fde7c8"
 
 
 def mark_pii(text: str, label: str) -> str:
