@@ -18,7 +18,7 @@ from madohub_memory.services import Services
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from _injection_corpus import INJECTIONS, RULES  # noqa: E402
+from _injection_corpus import INJECTIONS, RULES
 
 # The ones the issue quotes, and one of each kind (oversight, override, secrecy,
 # exfiltration, trust, trigger, fixed answers, planted memory), English and Chinese.

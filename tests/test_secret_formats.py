@@ -19,7 +19,7 @@ from madohub_memory.extraction.flags import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from _secrets_corpus import negative_cases, secret_cases  # noqa: E402
+from _secrets_corpus import negative_cases, secret_cases
 
 _R = random.Random(2026)
 B62 = string.ascii_letters + string.digits
