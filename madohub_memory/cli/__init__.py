@@ -15,11 +15,13 @@ from collections.abc import Sequence
 
 from madohub_memory import __version__
 from madohub_memory.core.errors import UserError
+from madohub_memory.core.secrets import redact
 
 COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
     "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
+    "scrub",
 ]
 
 
@@ -55,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except UserError as exc:
-        print(f"madohub-memory: {exc}", file=sys.stderr)
+        print(f"madohub-memory: {redact(str(exc))}", file=sys.stderr)  # errors may quote the input
         return exc.exit_code
     except KeyboardInterrupt:
         print("madohub-memory: interrupted.", file=sys.stderr)

@@ -41,6 +41,9 @@ def log_path(db: str | None) -> Path:
 
 
 def _log(db: str | None, message: str) -> None:
+    from madohub_memory.core.secrets import redact
+
+    message = redact(message) or ""  # an error can quote the event or the transcript
     try:
         path = log_path(db)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,9 @@
-"""Jump to the originating turn: the conversation around it, the turn highlighted."""
+"""Jump to the originating turn: the conversation around it, the turn highlighted.
+
+Personal data in the turns (e-mail addresses, phone and ID numbers, IBANs; see
+:mod:`madohub_memory.core.pii`) is marked, so a reviewer sees what an export with
+``--redact-pii`` would leave out.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from madohub_memory.core.pii import find_pii
 from madohub_memory.gui.i18n import namespace_label, role_label
 from madohub_memory.gui.worker import DbWorker, query_op
 
@@ -28,6 +34,22 @@ ROLE_COLOURS = {
 }
 
 
+PII_STYLE = "background:#fde7c8"
+
+
+def mark_pii(text: str, label: str) -> str:
+    """``text`` as HTML with each piece of personal data marked; ``label`` is its tooltip."""
+    out: list[str] = []
+    at = 0
+    for kind, start, end in find_pii(text):
+        out.append(html.escape(text[at:start]))
+        title = html.escape(f"{label}: {kind}", quote=True)
+        out.append(f"<span style='{PII_STYLE}' title='{title}'>{html.escape(text[start:end])}</span>")
+        at = end
+    out.append(html.escape(text[at:]))
+    return "".join(out)
+
+
 def render_turns(context: dict[str, Any], expanded: set[int], labels: dict[str, str]) -> str:
     """HTML for the turns; long tool output is folded unless its seq is in ``expanded``."""
     parts = []
@@ -38,7 +60,7 @@ def render_turns(context: dict[str, Any], expanded: set[int], labels: dict[str, 
         lines = turn["content"].split("\n")
         folded = role in ("tool", "system") and len(lines) > FOLD_LINES and turn["seq"] not in expanded
         shown = "\n".join(lines[:8]) if folded else turn["content"]
-        body = html.escape(shown).replace("\n", "<br>")
+        body = mark_pii(shown, labels.get("pii", "personal data")).replace("\n", "<br>")
         if role == "tool":
             body = f"<span style='font-family:monospace'>{body}</span>"
         if folded:
@@ -115,7 +137,8 @@ class TurnViewer(QDialog):
     def _render(self) -> None:
         if self.context is None:
             return
-        labels = {"fold": self.tr("Show %1 more lines"), "origin": self.tr("← origin")}
+        labels = {"fold": self.tr("Show %1 more lines"), "origin": self.tr("← origin"),
+                  "pii": self.tr("Personal data")}
         self.browser.setHtml(render_turns(self.context, self.expanded, labels))
         self.browser.scrollToAnchor("focus")
 

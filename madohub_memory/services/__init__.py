@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from madohub_memory.core import log_redaction
 from madohub_memory.core.clock import Clock
 from madohub_memory.store import Store, default_db_path
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 class Services:
     def __init__(self, store: Store, clock: Clock | None = None) -> None:
+        log_redaction.install()  # no log line of this process carries a secret
         self.store = store
         self.clock = clock or Clock()
 

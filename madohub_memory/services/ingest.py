@@ -25,7 +25,6 @@ from madohub_memory.core.clock import to_iso
 from madohub_memory.core.errors import UserError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
-from madohub_memory.extraction.flags import mask_secrets
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import build_passes
@@ -221,9 +220,8 @@ class IngestService:
                     existing.add(turn.id)
                     rows.append({
                         "id": turn.id, "conversation_id": conv.id, "seq": seq, "role": turn.role,
-                        # Secrets are masked before the turn is stored: turns are exported and
-                        # shown in the turn viewer, so a key typed in a prompt must not survive.
-                        "content": mask_secrets(turn.content)[0], "created_at": turn.created_at,
+                        # Secrets are masked by the store as the turn is written (store/redaction.py).
+                        "content": turn.content, "created_at": turn.created_at,
                         "meta": turn.meta,
                         "extract_state": "pending" if turn.extract else "skipped",
                         "extract_mode": "turn", "segment": turn.segment,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.secrets import find_secrets
 from madohub_memory.core.settings_schema import SETTINGS, parse_setting
 from madohub_memory.services.changes import ChangeLog
 from madohub_memory.store import settings as setting_rows
@@ -28,6 +30,11 @@ class SettingsService:
 
     def set(self, key: str, value: Any, actor: str = "human") -> Any:
         parsed = parse_setting(key, value)
+        if find_secrets(json.dumps(parsed, ensure_ascii=False)):
+            raise ValidationError(
+                f"Setting {key} would store a secret in plain text: keep keys and passwords in the"
+                " environment (the LLM key is read from the variable named by extraction.llm.api_key_env)."
+            )
         changes = ChangeLog(self.svc)
         with changes.batch():
             before = setting_rows.get_raw(self.svc.store, key)

@@ -1,5 +1,9 @@
 """Lossless JSONL export and all-or-nothing import.
 
+Secrets are masked in every export (also in rows stored before a scanner update); with
+``redact_pii`` personal data in every free-text field is replaced by ``[PII:kind]`` too
+(the default export is a lossless backup, so it keeps personal data).
+
 Line 1 is a header ``{"format": "madohub-memory-export", "version": 1}``; every other line
 is ``{"table": NAME, "row": {...}}``. Importing an export into an empty file and exporting
 again gives the same bytes. An import is one transaction: a broken line aborts it and the
@@ -13,7 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import ImportFileError, UserError
+from madohub_memory.core.pii import redact_pii, redact_pii_value
+from madohub_memory.core.text import fingerprint
 from madohub_memory.store import transfer as raw
+from madohub_memory.store.redaction import free_text_columns
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
@@ -26,11 +33,30 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+def _without_pii(table: str, row: dict[str, Any]) -> dict[str, Any]:
+    """The row with personal data replaced in its free-text columns (fingerprints follow)."""
+    out = dict(row)
+    for column, kind in free_text_columns(table).items():
+        value = out.get(column)
+        if not isinstance(value, str) or not value:
+            continue
+        if kind == "text":
+            out[column] = redact_pii(value)
+        else:
+            try:
+                out[column] = _dump(redact_pii_value(json.loads(value)))
+            except ValueError:
+                out[column] = redact_pii(value)
+    if out.get("content") != row.get("content") and "fingerprint" in out:
+        out["fingerprint"] = fingerprint(out["content"])
+    return out
+
+
 class TransferService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
 
-    def export(self, path: str | Path) -> dict[str, int]:
+    def export(self, path: str | Path, *, redact_pii: bool = False) -> dict[str, int]:
         store = self.svc.store
         counts: dict[str, int] = {}
         target = Path(path)
@@ -43,6 +69,8 @@ class TransferService:
                     for table in raw.existing_tables(store):
                         counts[table] = 0
                         for row in raw.iter_rows(store, table):
+                            if redact_pii:
+                                row = _without_pii(table, row)
                             out.write(_dump({"table": table, "row": row}) + "\n")
                             counts[table] += 1
                 finally:

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_row, redact_text
 
 COLUMNS = (
     "decision_id", "timestamp", "point_key", "question", "user_choice", "all_options",
@@ -23,7 +24,7 @@ def _decode(row: Any) -> dict[str, Any]:
 
 def insert(store: Store, record: dict[str, Any]) -> bool:
     """Insert one record; False when its ``source_ref`` was already captured."""
-    values = dict(record)
+    values = redact_row("decisions", record)
     values["all_options"] = json.dumps(values["all_options"], ensure_ascii=False)
     values["context"] = json.dumps(values.get("context") or {}, ensure_ascii=False, sort_keys=True)
     values["transient"] = 1 if values.get("transient") else 0
@@ -98,7 +99,7 @@ def delete_transient_before(store: Store, cutoff_iso: str) -> int:
 
 def proposal(store: Store, point_key: str, choice: str) -> dict[str, Any] | None:
     row = store.query_one(
-        "SELECT * FROM decision_proposals WHERE point_key = ? AND choice = ?", (point_key, choice)
+        "SELECT * FROM decision_proposals WHERE point_key = ? AND choice = ?", (point_key, redact_text(choice))
     )
     return dict(row) if row else None
 
@@ -107,7 +108,7 @@ def add_proposal(store: Store, point_key: str, choice: str, candidate_id: int | 
     store.execute(
         "INSERT OR IGNORE INTO decision_proposals (point_key, choice, candidate_id, proposed_at)"
         " VALUES (?, ?, ?, ?)",
-        (point_key, choice, candidate_id, at),
+        (point_key, redact_text(choice), candidate_id, at),
     )
 
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_row
 
 
 def record(
@@ -20,6 +21,8 @@ def record(
     after: dict[str, Any] | None,
     batch: str,
 ) -> int:
+    masked = redact_row("history", {"before": before, "after": after})
+    before, after = masked["before"], masked["after"]
     cur = store.execute(
         "INSERT INTO history (entity, entity_id, action, actor, at, before, after, batch)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_row
 
 _CHUNK = 400  # SQLite host parameters per IN (...) list
 
@@ -24,6 +25,7 @@ def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterable[Sequence[Any]]
 
 def upsert_conversation(store: Store, row: dict[str, Any]) -> None:
     """Create a conversation, or fill in what an earlier (stub) row did not know."""
+    row = redact_row("conversations", row)
     store.execute(
         "INSERT INTO conversations (id, format, source_path, title, parent_id, namespace, started_at, meta)"
         " VALUES (:id, :format, :source_path, :title, :parent_id, :namespace, :started_at, :meta)"
@@ -66,7 +68,8 @@ def insert_turns(store: Store, rows: list[dict[str, Any]]) -> None:
         " extract_state, extract_mode, segment)"
         " VALUES (:id, :conversation_id, :seq, :role, :content, :created_at, :meta,"
         " :extract_state, :extract_mode, :segment)",
-        [{**r, "meta": json.dumps(r.get("meta") or {}, ensure_ascii=False)} for r in rows],
+        [{**redacted, "meta": json.dumps(redacted.get("meta") or {}, ensure_ascii=False)}
+         for redacted in (redact_row("turns", r) for r in rows)],
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_text
 
 
 def get(store: Store, name: str) -> dict[str, Any] | None:
@@ -42,7 +43,7 @@ def finish(
             " running_by = CASE WHEN running_by = ? THEN NULL ELSE running_by END,"
             " running_since = CASE WHEN running_by = ? THEN NULL ELSE running_since END"
             " WHERE name = ?",
-            (now, next_run, processed, processed, duration_ms, error, error, now,
+            (now, next_run, processed, processed, duration_ms, redact_text(error), error, now,
              owner, owner, name),
         )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_row
 
 # Column key -> SQL expression used for ORDER BY (id breaks ties for a stable order).
 SORT_EXPRESSIONS: dict[str, str] = {
@@ -164,5 +165,5 @@ def insert_bulk_pending(store: Store, rows: list[dict[str, Any]]) -> None:
             "INSERT INTO candidates (content, kind, namespace, source, confidence, seen_count, flags,"
             " fingerprint, created_at, updated_at) VALUES (:content, :kind, :namespace, :source,"
             " :confidence, :seen_count, :flags, :fingerprint, :created_at, :updated_at)",
-            rows,
+            [redact_row("candidates", r) for r in rows],
         )

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_text
 
 _SQL_VARS = 500
 
@@ -277,7 +278,8 @@ def log_recall(
     cur = store.execute(
         "INSERT INTO recall_log (at, source, query, namespace, memory_ids, token_estimate)"
         " VALUES (?, ?, ?, ?, ?, ?)",
-        (at, source, query[:500], namespace, json.dumps(list(memory_ids)), token_estimate),
+        # masked before it is cut, so a cut never leaves part of a secret
+        (at, source, (redact_text(query) or "")[:500], namespace, json.dumps(list(memory_ids)), token_estimate),
     )
     return int(cur.lastrowid or 0)
 

@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_row
 
 
 def insert(store: Store, table: str, columns: Sequence[str], values: dict[str, Any]) -> int:
+    values = redact_row(table, values)
     names = [c for c in columns if c in values]
     cur = store.execute(
         f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
@@ -24,12 +26,14 @@ def insert(store: Store, table: str, columns: Sequence[str], values: dict[str, A
 def update(store: Store, table: str, row_id: int, values: dict[str, Any]) -> None:
     if not values:
         return
+    values = redact_row(table, values)
     assignments = ", ".join(f"{c} = ?" for c in values)
     store.execute(f"UPDATE {table} SET {assignments} WHERE id = ?", [*values.values(), row_id])
 
 
 def upsert(store: Store, table: str, columns: Sequence[str], row: dict[str, Any]) -> None:
     """Insert or overwrite a row by id (an UPSERT, so ON DELETE CASCADE never fires)."""
+    row = redact_row(table, row)
     names = [c for c in columns if c in row]
     updates = ", ".join(f"{c} = excluded.{c}" for c in names if c != "id")
     store.execute(

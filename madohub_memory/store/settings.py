@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from madohub_memory.core.secrets import redact_value
 from madohub_memory.store.database import Store
 
 
@@ -17,7 +18,7 @@ def set_raw(store: Store, key: str, value: Any, at: str) -> None:
     store.execute(
         "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
         " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-        (key, json.dumps(value, ensure_ascii=False), at),
+        (key, json.dumps(redact_value(value), ensure_ascii=False), at),
     )
 
 

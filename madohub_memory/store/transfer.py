@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_row
 
 EXPORT_TABLES: list[str] = [
     "settings",
@@ -45,7 +46,7 @@ def primary_key(store: Store, table: str) -> list[str]:
 def iter_rows(store: Store, table: str) -> Iterator[dict[str, Any]]:
     order = ", ".join(primary_key(store, table)) or "rowid"
     for row in store.conn.execute(f"SELECT * FROM {table} ORDER BY {order}"):
-        yield dict(row)
+        yield redact_row(table, dict(row))  # rows stored before a scanner update are masked too
 
 
 def count_rows(store: Store, table: str) -> int:
@@ -53,7 +54,8 @@ def count_rows(store: Store, table: str) -> int:
 
 
 def insert_row(store: Store, table: str, row: dict[str, Any]) -> None:
-    """Insert one exported row as it was; raises sqlite3 errors on conflicts or bad values."""
+    """Insert one exported row as it was (secrets masked); raises sqlite3 errors on conflicts or bad values."""
+    row = redact_row(table, row)
     names = list(row)
     store.execute(
         f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.redaction import redact_text
 
 
 def get(store: Store, workspace: str) -> dict[str, Any] | None:
@@ -27,7 +28,7 @@ def ensure(store: Store, workspace: str, now: str) -> None:
 def set_task(store: Store, workspace: str, task: str | None, now: str) -> None:
     store.execute(
         "UPDATE working_memory SET task = ?, task_started_at = ?, updated_at = ? WHERE workspace = ?",
-        (task, now if task else None, now, workspace),
+        (redact_text(task), now if task else None, now, workspace),
     )
 
 
@@ -35,7 +36,7 @@ def add_item(store: Store, workspace: str, item: str, text: str, reason: str | N
     cur = store.execute(
         "INSERT INTO working_items (workspace, item, text, reason, status, created_at, updated_at)"
         " VALUES (?, ?, ?, ?, 'open', ?, ?)",
-        (workspace, item, text, reason, now, now),
+        (workspace, item, redact_text(text), redact_text(reason), now, now),
     )
     return int(cur.lastrowid or 0)
 
@@ -43,7 +44,7 @@ def add_item(store: Store, workspace: str, item: str, text: str, reason: str | N
 def find_open(store: Store, workspace: str, item: str, text: str) -> dict[str, Any] | None:
     row = store.query_one(
         "SELECT * FROM working_items WHERE workspace = ? AND item = ? AND text = ? AND status = 'open'",
-        (workspace, item, text),
+        (workspace, item, redact_text(text)),
     )
     return dict(row) if row else None
 

@@ -1219,6 +1219,11 @@ Basis: {stage}; confidence: {level}
         <source>← origin</source>
         <translation>← 来源</translation>
     </message>
+    <message>
+        <location filename="../../madohub_memory/gui/turn_viewer.py" line="141"/>
+        <source>Personal data</source>
+        <translation>个人信息</translation>
+    </message>
 </context>
 <context>
     <name>Vocab</name>

@@ -1,0 +1,253 @@
+"""Secrets and prompt injections: recall and false positives, per storage sink.
+
+    python bench/safety.py --json              # everything (loads the embedding model once)
+    python bench/safety.py --json --no-recall  # skip the recall-log sink (no model)
+    python bench/safety.py --json --dev        # add flag rates on the dev transcripts
+
+Secrets (``bench/_secrets_corpus.py``: fake secrets of 100+ formats in context, generated
+here, never real): every case is pushed through the real program into a fresh database —
+a JSONL transcript (turns), a ChatGPT export (conversation titles), ``remember`` and a human
+edit on approve (candidates, memories, history, keyword index), working memory (task,
+decision and reason), decision memory (question, options, answer), a recall query (recall
+log), a failing job (job error), the Claude Code hook (``hook.log``), the program's logger,
+and an export — and then looked for in each sink and in the raw database and WAL bytes.
+Target: 0 secrets unmasked at any sink. Hard negatives (hashes, UUIDs, base64 images,
+lockfile integrity, CSS class names, code, prose about passwords) measure false positives
+(target < 3 %).
+
+Injections (``bench/_injection_corpus.py``, English and Chinese): recall of the
+``instruction`` flag (target >= 0.9) and its false-positive rate on ordinary project rules,
+on the corpus the cues were written against and on a held-out set that was not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import logging
+import sys
+import tempfile
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _injection_corpus import (
+    HELD_OUT_INJECTIONS,
+    HELD_OUT_RULES,
+    INJECTIONS,
+    INJECTIONS_EN,
+    INJECTIONS_ZH,
+    RULES,
+)
+from _secrets_corpus import SecretCase, negative_cases, secret_cases
+
+from madohub_memory.core.secrets import find_secrets
+from madohub_memory.core.types import CandidateDraft
+from madohub_memory.extraction.flags import scan
+from madohub_memory.extraction.instructions import is_instruction
+from madohub_memory.services import Services
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+
+
+def _sink_text(svc: Services, sql: str) -> str:
+    return "\n".join(json.dumps([*row], ensure_ascii=False) for row in svc.store.query(sql))
+
+
+def _write_inputs(cases: list[SecretCase], folder: Path) -> tuple[Path, Path]:
+    transcript = folder / "chat.jsonl"
+    with transcript.open("w", encoding="utf-8") as out:
+        for case in cases:
+            out.write(json.dumps({"role": "user", "content": case.text}, ensure_ascii=False) + "\n")
+            out.write(json.dumps({"role": "assistant", "content": f"Noted: {case.text}"}, ensure_ascii=False) + "\n")
+    export = folder / "conversations.json"
+    conversations = []
+    for i, case in enumerate(cases):
+        conversations.append({
+            "id": f"conv-{i}", "title": case.text[:300], "create_time": 1760000000 + i, "current_node": f"n{i}b",
+            "mapping": {
+                f"n{i}a": {"id": f"n{i}a", "message": None, "parent": None, "children": [f"n{i}b"]},
+                f"n{i}b": {"id": f"n{i}b", "parent": f"n{i}a", "children": [], "message": {
+                    "id": f"m{i}", "author": {"role": "user"}, "create_time": 1760000000 + i,
+                    "content": {"content_type": "text", "parts": ["Please keep this in mind."]}}},
+            },
+        })
+    export.write_text(json.dumps(conversations, ensure_ascii=False), encoding="utf-8")
+    return transcript, export
+
+
+def run_sinks(cases: list[SecretCase], with_recall: bool) -> dict[str, Any]:
+    """Push every case through every sink; count the cases whose secret survives somewhere."""
+    from madohub_memory.cli import hook_cmd
+
+    folder = Path(tempfile.mkdtemp(prefix="mh-secrets-"))
+    db = folder / "memory.db"
+    svc = Services.open(db)
+    svc.settings.set("extraction.backend", "offline") if _has_setting(svc, "extraction.backend") else None
+    transcript, export_in = _write_inputs(cases, folder)
+    log_file = folder / "app.log"
+    handler = logging.FileHandler(log_file, encoding="utf-8")
+    logging.getLogger("madohub_memory").addHandler(handler)
+    logging.getLogger("madohub_memory").setLevel(logging.INFO)
+    started = time.perf_counter()
+    svc.ingest.ingest_paths([str(transcript)], format="jsonl")
+    svc.ingest.ingest_paths([str(export_in)], format="chatgpt")
+    for i, case in enumerate(cases):
+        result = svc.review.submit(CandidateDraft(f"Case {i}: {case.text}", "fact", source="remember", confidence=0.9))
+        if svc.review.get(result.candidate_id).status == "pending":
+            svc.review.approve(result.candidate_id, content=f"Edited {i}: {case.text}")
+        svc.working.update("workspace:bench", "task", case.text)
+        svc.working.update("workspace:bench", "add_decision", f"decision {i}: {case.text}", reason=case.text)
+        svc.decisions.record(case.text[:400], [case.text[:100], "no"], case.text[:100], session="s1",
+                             context={"note": case.text[:200]})
+        if with_recall:
+            svc.recall.search(case.text[:400], k=3, source="bench")
+        try:
+            raise RuntimeError(f"job failed on {case.text}")
+        except RuntimeError as exc:
+            logging.getLogger("madohub_memory.bench").exception("job crashed: %s", case.text)
+            from madohub_memory.store import jobs as job_rows
+            with svc.store.transaction():
+                job_rows.finish(svc.store, "bench", "me", now=svc.clock.now_iso(), next_run=None, processed=0,
+                                error=str(exc), duration_ms=1)
+        event = {"hook_event_name": "Stop", "transcript_path": f"/nonexistent/{case.text}"}
+        _run_hook(hook_cmd, event, str(db))
+    export = folder / "export.jsonl"
+    svc.transfer.export(export)
+    elapsed = time.perf_counter() - started
+    handler.close()
+    logging.getLogger("madohub_memory").removeHandler(handler)
+    sinks = {
+        "turns": "SELECT content, meta FROM turns",
+        "conversation_titles": "SELECT title FROM conversations",
+        "candidates": "SELECT content FROM candidates",
+        "memories": "SELECT content FROM memories",
+        "history": "SELECT before, after FROM history",
+        "keyword_index": "SELECT * FROM memory_fts",
+        "working_memory": "SELECT task FROM working_memory UNION ALL SELECT text || ' ' || COALESCE(reason, '')"
+                          " FROM working_items",
+        "decisions": "SELECT question, user_choice, all_options, context FROM decisions",
+        "recall_log": "SELECT query FROM recall_log",
+        "job_errors": "SELECT last_error FROM jobs",
+    }
+    texts = {name: _sink_text(svc, sql) for name, sql in sinks.items()}
+    svc.store.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    svc.close()
+    texts["hook_log"] = (folder / "hook.log").read_text(encoding="utf-8", errors="replace") if (folder / "hook.log").exists() else ""
+    texts["app_log"] = log_file.read_text(encoding="utf-8", errors="replace")
+    texts["export"] = export.read_text(encoding="utf-8")
+    raw = b"".join(p.read_bytes() for p in folder.glob("memory.db*"))
+    report: dict[str, Any] = {"cases": len(cases), "seconds": round(elapsed, 1), "sinks": {}}
+    leaked_anywhere: set[str] = set()
+    for name, text in texts.items():
+        leaked = [c.name for c in cases if any(s in text for s in c.secrets)]
+        leaked_anywhere.update(leaked)
+        report["sinks"][name] = {"unmasked": len(leaked), "recall": round(1 - len(leaked) / len(cases), 4),
+                                 "examples": leaked[:5]}
+    leaked_raw = [c.name for c in cases if any(s.encode() in raw for s in c.secrets)]
+    report["sinks"]["database_file_bytes"] = {"unmasked": len(leaked_raw),
+                                              "recall": round(1 - len(leaked_raw) / len(cases), 4),
+                                              "examples": leaked_raw[:5]}
+    leaked_anywhere.update(leaked_raw)
+    report["unmasked_at_any_sink"] = len(leaked_anywhere)
+    report["unmasked_examples"] = sorted(leaked_anywhere)[:10]
+    if not with_recall:
+        report["sinks"].pop("recall_log")
+    return report
+
+
+def _has_setting(svc: Services, key: str) -> bool:
+    from madohub_memory.core.settings_schema import SETTINGS
+
+    return key in SETTINGS
+
+
+def _run_hook(hook_cmd: Any, event: dict[str, Any], db: str) -> None:
+    """The hook entry point as Claude Code runs it (event JSON on stdin), in-process."""
+    stdin = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode("utf-8")))
+    try:
+        with redirect_stdout(io.StringIO()):
+            hook_cmd._hook(argparse.Namespace(db=db))
+    finally:
+        sys.stdin = stdin
+
+
+def run_scanner(cases: list[SecretCase], negatives: list[str]) -> dict[str, Any]:
+    missed = [c.name for c in cases if any(s in scan(c.text)[0] for s in c.secrets)]
+    false_positives = [t for t in negatives if find_secrets(t)]
+    corpus = "\n".join([c.text for c in cases] + negatives) * 20
+    started = time.perf_counter()
+    find_secrets(corpus)
+    seconds = time.perf_counter() - started
+    return {
+        "formats": len(cases), "recall": round(1 - len(missed) / len(cases), 4), "missed": missed,
+        "negatives": len(negatives), "false_positive_rate": round(len(false_positives) / len(negatives), 4),
+        "false_positives": false_positives[:10],
+        "scanner_mb_per_s": round(len(corpus) / 1e6 / seconds, 2),
+    }
+
+
+def run_injections() -> dict[str, Any]:
+    def recall(texts: list[str]) -> float:
+        return round(sum(is_instruction(t) for t in texts) / len(texts), 4)
+
+    missed = [t for t in INJECTIONS if not is_instruction(t)]
+    flagged_rules = [t for t in RULES if is_instruction(t)]
+    return {
+        "injections": len(INJECTIONS), "recall": recall(INJECTIONS), "recall_en": recall(INJECTIONS_EN),
+        "recall_zh": recall(INJECTIONS_ZH), "missed": missed,
+        "rules": len(RULES), "rule_false_positive_rate": round(len(flagged_rules) / len(RULES), 4),
+        "flagged_rules": flagged_rules,
+        "held_out": {
+            "note": "written after the last change to the cues, never tuned on: what a new set gets",
+            "injections": len(HELD_OUT_INJECTIONS), "recall": recall(HELD_OUT_INJECTIONS),
+            "rules": len(HELD_OUT_RULES),
+            "rule_false_positive_rate": round(sum(is_instruction(t) for t in HELD_OUT_RULES) / len(HELD_OUT_RULES), 4),
+        },
+    }
+
+
+def run_dev(data: Path) -> dict[str, Any]:
+    """How often each flag fires on real messages (user and assistant text of the dev sets)."""
+    from extraction_quality import dev_transcript_texts
+
+    texts = dev_transcript_texts(data)
+    counts: dict[str, int] = {"messages": len(texts), "secret": 0, "instruction": 0, "pii": 0}
+    samples: list[str] = []
+    for _source, _role, text in texts:
+        masked, flags = scan(text)
+        for flag in flags:
+            counts[flag] += 1
+        if "instruction" in flags and len(samples) < 10:
+            samples.append(masked[:120])
+    return {**counts, "instruction_rate": round(counts["instruction"] / max(1, len(texts)), 4),
+            "secret_rate": round(counts["secret"] / max(1, len(texts)), 4), "instruction_samples": samples}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-recall", action="store_true", help="skip the recall-log sink (no embedding model)")
+    parser.add_argument("--dev", action="store_true", help="add flag rates on the dev transcripts")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    args = parser.parse_args()
+    cases, negatives = secret_cases(), negative_cases()
+    report: dict[str, Any] = {
+        "scanner": run_scanner(cases, negatives),
+        "sinks": run_sinks(cases, with_recall=not args.no_recall),
+        "injection": run_injections(),
+    }
+    if args.dev and args.data.is_dir():
+        report["dev"] = run_dev(args.data)
+    print(json.dumps(report, ensure_ascii=False, indent=None if args.json else 2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

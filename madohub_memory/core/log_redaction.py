@@ -1,0 +1,46 @@
+"""Log records with secrets masked, whichever handler writes them.
+
+A log line can quote what it failed on (an LLM reply, a dropped draft, an exception
+message that echoes its input), so every record this program emits is masked before any
+handler sees it: :func:`install` wraps the logging record factory once per process, and
+masks the formatted message and the exception text with
+:func:`madohub_memory.core.secrets.redact`. No I/O here; handlers are configured elsewhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Any
+
+from madohub_memory.core.secrets import redact
+
+_installed = False
+
+
+def redact_record(record: logging.LogRecord) -> logging.LogRecord:
+    """Mask the message, its arguments and any exception text of ``record`` in place."""
+    try:
+        message = record.getMessage()
+    except Exception:  # a bad format string: keep the record as the logging module would
+        return record
+    record.msg, record.args = redact(message) or "", ()
+    if record.exc_info and record.exc_info[0] is not None and not record.exc_text:
+        record.exc_text = redact("".join(traceback.format_exception(*record.exc_info)).rstrip("\n"))
+    if record.stack_info:
+        record.stack_info = redact(record.stack_info)
+    return record
+
+
+def install() -> None:
+    """Mask every log record created from now on in this process (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        return redact_record(previous(*args, **kwargs))
+
+    logging.setLogRecordFactory(factory)
+    _installed = True

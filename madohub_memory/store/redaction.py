@@ -1,0 +1,98 @@
+"""Secrets never reach the database file: the one rule every write in ``store`` applies.
+
+Every column that can hold free text someone typed or pasted is listed in
+:data:`FREE_TEXT`; the write functions in ``store`` pass their values through
+:func:`redact_row` (or :func:`redact_text`), which masks secrets with
+:func:`madohub_memory.core.secrets.redact`. So a secret in a prompt, a tool result, an
+agent's ``remember`` call, a working-memory reason, a decision's options, a conversation
+title, a recall query or a job's error message is stored as ``[REDACTED]``, and therefore
+never reaches the keyword index, the history, an export or a backup either.
+
+Every other text column is listed in :data:`STRUCTURAL` (ids, names from a closed
+vocabulary, timestamps, hashes, paths). ``tests/test_secret_sinks.py`` checks that every
+text column of the schema is in one of the two lists, so a new column cannot be added
+without deciding which it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from madohub_memory.core.secrets import redact, redact_value
+
+# table -> column -> "text" (a string) or "json" (JSON text, or the value before encoding)
+FREE_TEXT: dict[str, dict[str, str]] = {
+    "conversations": {"title": "text", "meta": "json"},
+    "turns": {"content": "text", "meta": "json"},
+    "candidates": {"content": "text"},
+    "memories": {"content": "text"},
+    "history": {"before": "json", "after": "json"},
+    "settings": {"value": "json"},
+    "working_memory": {"task": "text"},
+    "working_items": {"text": "text", "reason": "text"},
+    "recall_log": {"query": "text"},
+    "decisions": {"question": "text", "user_choice": "text", "all_options": "json", "static_default": "text",
+                  "context": "json"},
+    "decision_proposals": {"choice": "text"},
+    "jobs": {"last_error": "text"},
+}
+
+STRUCTURAL: dict[str, set[str]] = {
+    "schema_migrations": {"name", "applied_at"},
+    "conversations": {"id", "format", "source_path", "parent_id", "namespace", "started_at"},
+    "turns": {"id", "conversation_id", "role", "created_at", "extract_state", "extract_mode", "claimed_by",
+              "claimed_at", "extracted_at"},
+    "candidates": {"kind", "namespace", "source", "status", "flags", "fingerprint", "created_at", "updated_at"},
+    "candidate_sightings": {"turn_id", "source", "actor", "seen_at"},
+    "memories": {"kind", "namespace", "fingerprint", "last_hit_at", "status", "created_at", "updated_at"},
+    "history": {"entity", "entity_id", "action", "actor", "at", "batch"},
+    "settings": {"key", "updated_at"},
+    "ingest_files": {"path", "format", "head_hash", "state", "updated_at"},
+    "dedup_embeddings": {"entity", "model", "fingerprint"},
+    "memory_embeddings": {"model", "fingerprint"},
+    "recall_log": {"at", "source", "namespace", "memory_ids"},
+    "recall_state": {"key", "value"},
+    "working_memory": {"workspace", "task_started_at", "updated_at"},
+    "working_items": {"workspace", "item", "status", "created_at", "updated_at"},
+    "decisions": {"decision_id", "timestamp", "point_key", "session", "source", "source_ref"},
+    "decision_proposals": {"point_key", "proposed_at"},
+    "decision_state": {"key", "value"},
+    "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at"},
+}
+
+
+def redact_text(text: str | None) -> str | None:
+    """Free text as it may be stored."""
+    return redact(text)
+
+
+def _redact_json(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            decoded = json.loads(value)
+        except ValueError:
+            return redact(value)
+        masked = redact_value(decoded)
+        return value if masked == decoded else json.dumps(masked, ensure_ascii=False, sort_keys=True)
+    return redact_value(value)
+
+
+def free_text_columns(table: str) -> dict[str, str]:
+    """The free-text columns of ``table`` and their kind ("text" or "json")."""
+    return dict(FREE_TEXT.get(table, {}))
+
+
+def redact_row(table: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``values`` with the free-text columns of ``table`` masked."""
+    columns = FREE_TEXT.get(table)
+    out = dict(values)
+    if not columns:
+        return out
+    for column, kind in columns.items():
+        value = out.get(column)
+        if value is None or value == "":
+            continue
+        out[column] = redact(value) if kind == "text" and isinstance(value, str) else _redact_json(value)
+    return out
