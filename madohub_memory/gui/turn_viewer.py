@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from PySide6.QtCore import QUrl
@@ -28,6 +29,31 @@ ROLE_COLOURS = {
 }
 
 
+_FENCE = re.compile(r"^[ \t]*```[^\n]*\n(.*?)(?:^[ \t]*```[ \t]*$|\Z)", re.S | re.M)
+_PRE = "white-space:pre-wrap"
+_CODE = ("white-space:pre; font-family:monospace; background:#eef0f3; border:1px solid #d8dbe0;"
+         " padding:6px; margin:4px 0")
+
+
+def render_body(text: str, monospace: bool = False) -> str:
+    """A turn's text as rich text that keeps what code needs: Markdown code blocks become
+    preformatted blocks, and elsewhere spaces and line breaks are kept as typed."""
+    font = "font-family:monospace; " if monospace else ""
+    parts = []
+    pos = 0
+    for match in _FENCE.finditer(text):
+        before = text[pos : match.start()]
+        if before.strip("\n"):
+            parts.append(f"<div style='{font}{_PRE}'>{html.escape(before.strip(chr(10)))}</div>")
+        code = match.group(1).rstrip("\n")
+        parts.append(f"<pre style='{_CODE}'>{html.escape(code)}</pre>")
+        pos = match.end()
+    rest = text[pos:]
+    if rest.strip("\n") or not parts:
+        parts.append(f"<div style='{font}{_PRE}'>{html.escape(rest.strip(chr(10)))}</div>")
+    return "".join(parts)
+
+
 def render_turns(context: dict[str, Any], expanded: set[int], labels: dict[str, str]) -> str:
     """HTML for the turns; long tool output is folded unless its seq is in ``expanded``."""
     parts = []
@@ -38,9 +64,7 @@ def render_turns(context: dict[str, Any], expanded: set[int], labels: dict[str, 
         lines = turn["content"].split("\n")
         folded = role in ("tool", "system") and len(lines) > FOLD_LINES and turn["seq"] not in expanded
         shown = "\n".join(lines[:8]) if folded else turn["content"]
-        body = html.escape(shown).replace("\n", "<br>")
-        if role == "tool":
-            body = f"<span style='font-family:monospace'>{body}</span>"
+        body = render_body(shown, monospace=role == "tool")
         if folded:
             more = labels["fold"].replace("%1", str(len(lines) - 8))
             body += f"<br><a href='expand:{turn['seq']}'>{html.escape(more)}</a>"

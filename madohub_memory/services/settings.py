@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.settings_schema import SETTINGS, parse_setting
-from madohub_memory.services.changes import ChangeLog
 from madohub_memory.store import settings as setting_rows
 
 if TYPE_CHECKING:
@@ -28,7 +27,7 @@ class SettingsService:
 
     def set(self, key: str, value: Any, actor: str = "human") -> Any:
         parsed = parse_setting(key, value)
-        changes = ChangeLog(self.svc)
+        changes = self.svc.changelog
         with changes.batch():
             before = setting_rows.get_raw(self.svc.store, key)
             setting_rows.set_raw(self.svc.store, key, parsed, self.svc.clock.now_iso())
