@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from madohub_memory.core.vocab import KINDS
-from madohub_memory.gui.i18n import ago_label, icon, kind_label, namespace_label
+from madohub_memory.gui.i18n import age_label, ago_label, icon, kind_label, namespace_label
 from madohub_memory.gui.memory_model import COLUMNS, MemoryModel
 from madohub_memory.gui.pending_tab import QueueTable
 from madohub_memory.gui.undo_stack import UndoEntry
@@ -40,6 +40,7 @@ from madohub_memory.services.queue import MemoryFilter
 class ApprovedTab(QWidget):
     jump_requested = Signal(str)
     status = Signal(str)
+    help_requested = Signal()
 
     def __init__(self, worker: DbWorker, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,10 +101,7 @@ class ApprovedTab(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
-        metrics = header.fontMetrics()
-        for col, key in enumerate(COLUMNS[1:], start=1):
-            title = self.model.column_title(key)
-            header.resizeSection(col, max(56, min(140, metrics.horizontalAdvance(title) + 30)))
+        self._fit_columns()
         self.table.installEventFilter(self)
 
         self.title = QLabel(self.tr("Select a memory"))
@@ -124,10 +122,10 @@ class ApprovedTab(QWidget):
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.info.setObjectName("facts")
-        self.save_btn = self._button("approve", self.tr("&Save  Ctrl+S"), self.save)
-        self.pin_btn = self._button("pin", self.tr("&Pin  P"), self.toggle_pin)
-        self.delete_btn = self._button("delete", self.tr("&Delete  Del"), self.delete)
-        self.jump_btn = self._button("jump", self.tr("&Jump to turn  Enter"), self.jump)
+        self.save_btn = self._button("approve", self.tr("&Save"), "Ctrl+S", self.save)
+        self.pin_btn = self._button("pin", self.tr("&Pin"), "P", self.toggle_pin)
+        self.delete_btn = self._button("delete", self.tr("&Delete"), "Del", self.delete)
+        self.jump_btn = self._button("jump", self.tr("&Jump to turn"), "Enter", self.jump)
         buttons = QHBoxLayout()
         for b in (self.save_btn, self.pin_btn, self.delete_btn, self.jump_btn):
             buttons.addWidget(b)
@@ -153,18 +151,41 @@ class ApprovedTab(QWidget):
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
         splitter.setSizes([820, 440])
+        self.hint = QLabel(self.tr("E edit · Ctrl+S save · P pin · Del delete · Enter jump to turn · "
+                                   "F2 edit in place · / filter · Ctrl+Z undo · ? all shortcuts"))
+        self.hint.setObjectName("hint")
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(splitter, 1)
+        layout.addWidget(self.hint)
         self._set_enabled(False)
         guard_wheel(self)
 
-    def _button(self, icon_name: str, text: str, slot: Any) -> QPushButton:
+    def _button(self, icon_name: str, text: str, key: str, slot: Any) -> QPushButton:
         button = QPushButton(icon(icon_name), text)
-        button.setAccessibleName(text.replace("&", "").split("  ")[0])
+        button.setAccessibleName(text.replace("&", ""))
+        button.setToolTip(f"{text.replace('&', '')} ({key})")
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         button.clicked.connect(slot)
         return button
+
+    def _fit_columns(self) -> None:
+        """Widths from the (translated) labels the columns show."""
+        header = self.table.horizontalHeader()
+        metrics, bold = self.table.fontMetrics(), header.fontMetrics()
+
+        def fit(key: str, samples: list[str], cap: int = 200) -> None:
+            col = COLUMNS.index(key)
+            width = max([metrics.horizontalAdvance(t) for t in samples]
+                        + [bold.horizontalAdvance(self.model.column_title(key)) + 14])
+            header.resizeSection(col, min(cap, width + 28))
+
+        fit("kind", [kind_label(k) for k in KINDS])
+        fit("namespace", ["    project-x"], 130)
+        fit("pinned", [""])
+        fit("hit_count", ["9,999"])
+        fit("last_hit_at", ["23 min", age_label(None)])
+        fit("auto", [""])
 
     def _set_enabled(self, on: bool) -> None:
         for w in (self.editor, self.kind, self.save_btn, self.pin_btn, self.delete_btn, self.jump_btn):
@@ -286,7 +307,7 @@ class ApprovedTab(QWidget):
         self.editor.setPlainText(values["content"])
         self.kind.setCurrentIndex(max(0, self.kind.findData(values["kind"])))
         self.draft_note.setVisible(self._is_dirty())
-        self.pin_btn.setText(self.tr("Un&pin  P") if row["pinned"] else self.tr("&Pin  P"))
+        self.pin_btn.setText(self.tr("Un&pin") if row["pinned"] else self.tr("&Pin"))
         recalled = (self.tr("recalled %1 times, last %2").replace("%1", f"{row['hit_count']:,}")
                     .replace("%2", ago_label(row["last_hit_at"]))
                     if row["hit_count"] else self.tr("never recalled yet"))
@@ -412,6 +433,9 @@ class ApprovedTab(QWidget):
             return False
         if obj is not self.table or ctrl or mods & Qt.KeyboardModifier.AltModifier:
             return False
+        if key == Qt.Key.Key_Question:
+            self.help_requested.emit()
+            return True
         actions = {
             Qt.Key.Key_E: self.edit, Qt.Key.Key_P: self.toggle_pin,
             Qt.Key.Key_Delete: self.delete, Qt.Key.Key_J: self.jump, Qt.Key.Key_Return: self.jump,

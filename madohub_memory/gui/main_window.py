@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         for source in (self.pending, self.approved, self.advanced, self.welcome):
             source.status.connect(self.show_status)
         self.pending.help_requested.connect(self.show_shortcuts)
+        self.approved.help_requested.connect(self.show_shortcuts)
         self.pending.undo_requested.connect(self.undo)
         self.advanced.language_changed.connect(self.switch_language)
         self.advanced.settings_loaded.connect(self._settings_loaded)

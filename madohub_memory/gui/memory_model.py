@@ -32,7 +32,7 @@ def column_title(key: str) -> str:
         "pinned": QCoreApplication.translate("MemoryModel", "Pinned"),
         "hit_count": QCoreApplication.translate("MemoryModel", "Recalled"),
         "last_hit_at": QCoreApplication.translate("MemoryModel", "Last recalled"),
-        "auto": QCoreApplication.translate("MemoryModel", "Approved by"),
+        "auto": QCoreApplication.translate("MemoryModel", "Auto"),
     }
     return titles[key]
 
@@ -107,8 +107,11 @@ class MemoryModel(LazyIdModel):
                 return namespace_label(row["namespace"])
         if key == "pinned" and role == Qt.ItemDataRole.DecorationRole and row["pinned"]:
             return cached_icon("pin")
-        if key == "auto" and role == Qt.ItemDataRole.DecorationRole and row["auto"]:
-            return cached_icon("auto")
+        if key == "auto" and row["auto"]:
+            if role == Qt.ItemDataRole.DecorationRole:
+                return cached_icon("auto")
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return QCoreApplication.translate("MemoryModel", "Approved by the auto-approve policy")
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("hit_count", "last_hit_at"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -125,6 +128,4 @@ class MemoryModel(LazyIdModel):
             return f"{row['hit_count']:,}"
         if key == "last_hit_at":
             return age_label(row["last_hit_at"])
-        if key == "auto":
-            return QCoreApplication.translate("MemoryModel", "auto") if row["auto"] else ""
-        return None
+        return None  # pinned and auto: an icon

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -170,15 +170,20 @@ class PendingTab(TriageMixin, QWidget):
             compact.setFixedWidth(38)
         self.approve_btn.setObjectName("approveButton")
         self.reject_btn.setObjectName("rejectButton")
-        buttons = QHBoxLayout()
-        for b in (self.approve_btn, self.reject_btn, self.skip_btn, self.jump_btn, self.undo_btn):
-            buttons.addWidget(b)
+        decide = QHBoxLayout()  # a row of their own: room for "Approve 3 selected"
+        decide.addWidget(self.approve_btn, 1)
+        decide.addWidget(self.reject_btn, 1)
+        others = QHBoxLayout()
+        others.addWidget(self.skip_btn)
+        others.addWidget(self.jump_btn, 1)
+        others.addWidget(self.undo_btn)
         right = QWidget()
         right.setMinimumWidth(360)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.detail, 1)
-        right_layout.addLayout(buttons)
+        right_layout.addLayout(decide)
+        right_layout.addLayout(others)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.table)
@@ -206,15 +211,15 @@ class PendingTab(TriageMixin, QWidget):
             col = COLUMNS.index(key)
             title = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
             width = max([metrics.horizontalAdvance(t) for t in samples] + [bold.horizontalAdvance(title) + 6])
-            header.resizeSection(col, min(cap, width + 18))
+            header.resizeSection(col, min(cap, width + 28))
 
         header.resizeSection(COLUMNS.index("flags"), 30)
         fit("kind", [kind_label(k) for k in KINDS])
         fit("namespace", ["    project-x"], 120)
-        fit("source", [source_label(s) for s in SOURCES], 110)
+        fit("source", [source_label(s) for s in SOURCES], 130)
         fit("confidence", ["0.00"])
         fit("seen_count", ["×99"])
-        fit("created_at", ["23 min", "59 " + self.tr("min")])
+        fit("created_at", ["23 min", "59 " + QCoreApplication.translate("Vocab", "min")])
 
     def _button(self, icon_name: str, text: str, key: str, slot: Any) -> QPushButton:
         button = QPushButton(icon(icon_name), text)
