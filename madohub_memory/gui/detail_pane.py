@@ -13,7 +13,6 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -130,9 +129,6 @@ class DetailPane(QWidget):
         self._completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self._completer.setWidget(self.namespace.lineEdit())
         self._completer.activated.connect(self.namespace.setEditText)
-        complete = QShortcut(QKeySequence("Ctrl+Space"), self.namespace.lineEdit())
-        complete.setContext(Qt.ShortcutContext.WidgetShortcut)
-        complete.activated.connect(self.complete_namespace)
         kind_label_widget = QLabel(self.tr("&Kind"))
         kind_label_widget.setBuddy(self.kind)
         ns_label_widget = QLabel(self.tr("&Namespace"))

@@ -322,6 +322,9 @@ class TriageMixin:
 
     def _namespace_key(self: PendingTab, event: QKeyEvent) -> bool:
         ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if ctrl and event.key() == Qt.Key.Key_Space:
+            self.detail.complete_namespace()  # the list of namespaces only when asked for
+            return True
         if event.key() == Qt.Key.Key_Escape:
             self.table.setFocus()
             return True
