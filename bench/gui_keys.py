@@ -259,13 +259,14 @@ def main() -> int:
     _quiet_offscreen_noise()
     app = create_app("en")
     sessions = [run_session(app, int(ms), args.pending, args.memories, args.decisions, mode)
-                for mode in args.modes.split(",") for ms in args.intervals.split(",")]
+                for mode in args.modes.split(",") if mode for ms in args.intervals.split(",") if ms]
     report: dict[str, object] = {
         "store": {"pending": args.pending, "memories": args.memories},
         "sessions": sessions,
         "wrong_state_total": sum(int(s["wrong_state"]) for s in sessions),  # type: ignore[call-overload]
-        "close_mid_queue": close_mid_queue(app, args.pending, args.memories),
     }
+    if sessions:
+        report["close_mid_queue"] = close_mid_queue(app, args.pending, args.memories)
     if args.detail_memories:
         report["detail"] = detail_figures(app, args.detail_memories)
     if args.json:

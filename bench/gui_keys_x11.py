@@ -97,8 +97,10 @@ def run(interval_ms: int, pending: int, memories: int, decisions: int, python: s
         typing_s = time.monotonic() - started
         if quit_key == "ctrl+q":
             xdotool("key", "ctrl+q")  # at once: decisions may still be queued
+        elif quit_key == "kill":
+            proc.kill()  # a crash: what was stored must be exact, the rest visibly still pending
         wait_quiet(db)
-        if quit_key != "ctrl+q":
+        if quit_key == "terminate":
             proc.terminate()
         try:
             proc.wait(60)
@@ -113,6 +115,9 @@ def run(interval_ms: int, pending: int, memories: int, decisions: int, python: s
     result = compare(intended, stored, flagged)
     shutil.rmtree(folder, ignore_errors=True)
     tracebacks = stderr.count("Traceback")
+    # "not done" (still pending) is what a crash may leave; a decided candidate in another
+    # state than the keys meant is never acceptable
+    result["decided_wrong"] = int(result["wrong_state"]) - int(result["lost_decisions"])
     return {"interval_ms": interval_ms, "keys": intended.keys, "typing_s": round(typing_s, 1),
             "decided": sum(1 for s in intended.status.values() if s != "pending"),
             "exit_code": proc.returncode, "tracebacks": tracebacks,
@@ -127,8 +132,9 @@ def main() -> int:
     parser.add_argument("--decisions", type=int, default=50)
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--pythonpath", default=str(Path(__file__).resolve().parent.parent))
-    parser.add_argument("--quit", default="ctrl+q", choices=["ctrl+q", "terminate"],
-                        help="ctrl+q right after the last key; terminate once the database is quiet")
+    parser.add_argument("--quit", default="ctrl+q", choices=["ctrl+q", "terminate", "kill"],
+                        help="ctrl+q right after the last key; terminate once the database is quiet; "
+                             "kill -9 right after the last key (a crash)")
     parser.add_argument("--load-seconds", type=float, default=6.0)
     parser.add_argument("--click", action="store_true",
                         help="click into the list and press Ctrl+Home before typing (when it lacks the focus)")

@@ -381,7 +381,8 @@ class AdvancedTab(QWidget):
                 self.status.emit(self.tr("Ran job %1.").replace("%1", self._job_label(str(name))))
 
         self.status.emit(self.tr("Running %1…").replace("%1", self._job_label(str(name))))
-        self.worker.submit_background(lambda ctx: ctx.svc.jobs.run_now(name), done, self.worker.error.emit)
+        self.worker.submit_background(lambda ctx: ctx.svc.jobs.run_now(name), done, self.worker.error.emit,
+                                      changes=OpChanges(jobs=True))
 
     # -- export / import -----------------------------------------------------------------
 

@@ -113,10 +113,12 @@ class NearestLane(QObject):
             except (BrokenPipeError, OSError):
                 pass
         if self._process is not None:
-            self._process.join(2.0)
+            # It ends at once when idle; busy (loading the model, embedding), it is ended:
+            # what it was computing is derived data, and SQLite rolls an open write back.
+            self._process.join(0.3)
             if self._process.is_alive():
                 self._process.terminate()
-                self._process.join(1.0)
+                self._process.join(2.0)
         if self._conn is not None:
             self._conn.close()
             self._conn = None
