@@ -68,6 +68,7 @@ class PendingTab(TriageMixin, QWidget):
         self.drafts: dict[int, dict[str, Any]] = {}
         self._intents = []
         self._jump_for: int | None = None
+        self.detail_load_ms: dict[int, float] = {}  # provenance query cost per candidate (benchmarks)
         self._build()
         self.model.count_changed.connect(self._counts_changed)
         self.model.ids_loaded.connect(self._ids_loaded)
@@ -364,6 +365,7 @@ class PendingTab(TriageMixin, QWidget):
 
     def _detail_arrived(self, detail: dict[str, Any]) -> None:
         self.detail.enrich(detail)
+        self.detail_load_ms[detail["candidate"]["id"]] = detail.get("load_ms", 0.0)
         cid = detail["candidate"]["id"]
         if self._jump_for == cid and self.detail.candidate_id == cid:
             self._jump_now(cid)

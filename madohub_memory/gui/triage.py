@@ -16,6 +16,7 @@ window's: it takes back this window's newest step (:mod:`madohub_memory.gui.undo
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -334,4 +335,10 @@ class TriageMixin:
         return False
 
     def _load_detail(self: PendingTab, cid: int) -> None:
-        query_op(self.worker, lambda ctx: ctx.queue.detail(cid), self._detail_arrived, lambda _m: None)
+        def load(ctx: Any) -> dict[str, Any]:
+            started = time.perf_counter()
+            detail = dict(ctx.queue.detail(cid))
+            detail["load_ms"] = (time.perf_counter() - started) * 1000  # what it cost (benchmarks)
+            return detail
+
+        query_op(self.worker, load, self._detail_arrived, lambda _m: None)

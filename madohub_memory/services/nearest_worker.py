@@ -7,14 +7,16 @@ that lock for every cell it paints, so a key press could wait hundreds of millis
 costs the dashboard nothing but a pipe read.
 
 Protocol over a ``multiprocessing`` connection: requests ``("find", id, text, namespace,
-urgent, generation)`` and ``("stop",)``; answers ``(id, text, generation, result)`` where
-result is what :meth:`NearestService.nearest` returns or ``{"error": sentence}``. Urgent
-requests (the candidate on screen) are answered before the ones asked in advance.
+urgent, generation)`` and ``("stop",)``; answers ``(id, text, generation, result, ms)`` where
+result is what :meth:`NearestService.nearest` returns or ``{"error": sentence}`` and ``ms``
+what computing it cost. Urgent requests (the candidate on screen) are answered before the
+ones asked in advance.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 import traceback
 from collections import OrderedDict
 from typing import Any
@@ -56,6 +58,7 @@ def serve(db_path: str, conn: Any) -> None:
                 (candidate_id, text), (namespace, generation) = ahead.popitem(last=False)
                 item = (candidate_id, text, namespace, generation)
             candidate_id, text, namespace, generation = item
+            started = time.perf_counter()
             try:
                 value: Any = nearest.nearest(text, namespace, candidate_id)
             except UserError as exc:
@@ -64,7 +67,7 @@ def serve(db_path: str, conn: Any) -> None:
                 traceback.print_exc(file=sys.stderr)
                 value = {"error": f"{type(exc).__name__}: {exc}"}
             try:
-                conn.send((candidate_id, text, generation, value))
+                conn.send((candidate_id, text, generation, value, (time.perf_counter() - started) * 1000))
             except (BrokenPipeError, OSError):
                 return
     finally:
