@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +36,23 @@ from madohub_memory.gui.wheel_guard import guard_wheel
 from madohub_memory.gui.worker import DbWorker, collection_op, query_op
 from madohub_memory.services.changes import OpChanges
 from madohub_memory.services.queue import MemoryFilter
+
+
+class InPlaceDelegate(QStyledItemDelegate):
+    """Tells the model which memory is being edited in place, so a page of rows arriving
+    meanwhile never resets what is typed."""
+
+    def __init__(self, model: MemoryModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+
+    def createEditor(self, parent: QWidget, option: Any, index: Any) -> QWidget:
+        self.model.editing_id = self.model.id_at(index.row())
+        return super().createEditor(parent, option, index)
+
+    def destroyEditor(self, editor: QWidget, index: Any) -> None:
+        self.model.editing_id = None
+        super().destroyEditor(editor, index)
 
 
 class ApprovedTab(QWidget):
@@ -84,6 +102,7 @@ class ApprovedTab(QWidget):
         self.table.setObjectName("approvedTable")
         self.table.setAccessibleName(self.tr("Approved memories"))
         self.table.setModel(self.model)
+        self.table.setItemDelegate(InPlaceDelegate(self.model, self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         # F2 or double-click edits a one-line memory in place; longer ones in the pane

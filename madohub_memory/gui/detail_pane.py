@@ -102,7 +102,7 @@ class DetailPane(QWidget):
         self.editor.setAccessibleName(self.tr("Candidate text"))
         self.editor.setPlaceholderText(self.tr("The memory, as one standalone statement"))
         self.editor.setTabChangesFocus(True)
-        self.editor.setMinimumHeight(90)
+        self.editor.setMinimumHeight(60)
         self.error = QLabel()
         self.error.setObjectName("fieldError")
         self.error.setWordWrap(True)

@@ -20,6 +20,16 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from madohub_memory.gui.worker import DbWorker, query_op
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+_ID = int(ID_ROLE)
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_CELL_ROLES = tuple(int(r) for r in (
+    Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.DecorationRole,
+    Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.AccessibleTextRole,
+))
+_ROLES = frozenset((*_CELL_ROLES, _ID))
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
 PAGE_BEFORE = 40
 PAGE_AFTER = 120
 MAX_DIFF_CHANGES = 400
@@ -76,6 +86,8 @@ class LazyIdModel(QAbstractTableModel):
         self.filter = flt
         self._ids: list[int] = []
         self._cache: dict[int, dict[str, Any]] = {}
+        self._rendered: dict[int, list[dict[int, Any]]] = {}
+        self._content_column = self.COLUMNS.index("content")
         self._stale: set[int] = set()
         self._inflight: set[int] = set()
         self._wanted: set[int] = set()
@@ -86,6 +98,7 @@ class LazyIdModel(QAbstractTableModel):
         self._arrived_generation = 0
         self._version = 0  # bumped whenever the id list changes
         self._loaded_once = False
+        self.editing_id: int | None = None  # a row edited in place (its editor must keep its text)
         self.total = 0  # rows for the empty filter (the "0 of 77 shown" figure)
         self._fetch_timer = QTimer(self)
         self._fetch_timer.setSingleShot(True)
@@ -129,24 +142,45 @@ class LazyIdModel(QAbstractTableModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ROW_FLAGS if index.isValid() else _NO_FLAGS
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._ids):
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        # Called ~1,400 times per repaint of the visible rows: every cell's values are computed
+        # once per fetched row (``_rendered``) and looked up here.
+        if role not in _ROLES:
             return None
-        row_id = self._ids[index.row()]
-        if role == ID_ROLE:
+        r = index.row()
+        ids = self._ids
+        if not 0 <= r < len(ids):
+            return None
+        row_id = ids[r]
+        if role == _ID:
             return row_id
-        row = self._cache.get(row_id)
-        if row is None or row_id in self._stale:
-            self._want(index.row())
-        if row is None:
-            if role == Qt.ItemDataRole.DisplayRole and index.column() == self.COLUMNS.index("content"):
-                return "…"
-            return None
-        return self.cell(row, self.COLUMNS[index.column()], role)
+        cells = self._rendered.get(row_id)
+        if cells is None or row_id in self._stale:
+            row = self._cache.get(row_id)
+            if row is None or row_id in self._stale:
+                self._want(r)
+            if row is None:
+                return "…" if role == _DISPLAY and index.column() == self._content_column else None
+            if cells is None:
+                cells = self._rendered[row_id] = self._render(row)
+        return cells[index.column()].get(role)
+
+    def _render(self, row: dict[str, Any]) -> list[dict[int, Any]]:
+        cells = []
+        for key in self.COLUMNS:
+            values = {}
+            for role in _CELL_ROLES:
+                value = self.cell(row, key, role)
+                if value is not None:
+                    values[int(role)] = value
+            cells.append(values)
+        return cells
+
+    def forget_rendering(self, row_id: int) -> None:
+        """Recompute this row's cells on the next paint (a draft mark changed, say)."""
+        self._rendered.pop(row_id, None)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(self.COLUMNS):
@@ -177,6 +211,7 @@ class LazyIdModel(QAbstractTableModel):
         return self._arrived_generation != self._generation
 
     def repaint_row(self, row_id: int) -> None:
+        self._rendered.pop(row_id, None)
         row = self.row_of(row_id)
         if row >= 0:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
@@ -224,6 +259,7 @@ class LazyIdModel(QAbstractTableModel):
             self._ids = ids
             self._version += 1
             self._cache.clear()
+            self._rendered.clear()
             self._stale.clear()
             self._cache.update(first_rows)
             self.endResetModel()
@@ -231,9 +267,9 @@ class LazyIdModel(QAbstractTableModel):
             if plan is None or version != self._version or len(ids) != plan[-1]:
                 plan = plan_change(self._ids, ids)  # the list changed meanwhile: plan here
             self._apply_plan(plan, ids)
-            self._stale.update(self._cache)
+            self._stale.update(self._cache)  # refetched when the view paints them again
             if self._ids:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(self.COLUMNS) - 1))
+                self._emit_changed(0, len(self._ids) - 1)
         self._loaded_once = True
         if self._ids and (reset or self.id_at(0) not in self._cache):
             self._want(0)  # prefetch the first page before the view asks
@@ -301,6 +337,7 @@ class LazyIdModel(QAbstractTableModel):
             self._held.add(row_id)
             if cached is not None:
                 self._cache[row_id] = cached
+                self._rendered.pop(row_id, None)
             if self.row_of(row_id) >= 0:
                 continue
             at = max(0, min(position, len(self._ids)))
@@ -354,6 +391,7 @@ class LazyIdModel(QAbstractTableModel):
         self._stale.difference_update(asked)
         self._cache.update(rows)
         for rid in asked:
+            self._rendered.pop(rid, None)
             if rid not in rows and rid not in self._held:
                 self._cache.pop(rid, None)
         if len(self._cache) > CACHE_HIGH:  # keep memory bounded while scrolling far
@@ -361,8 +399,22 @@ class LazyIdModel(QAbstractTableModel):
             for rid in list(self._cache):
                 if rid not in keep:
                     del self._cache[rid]
+                    self._rendered.pop(rid, None)
                     if len(self._cache) <= CACHE_LOW:
                         break
-        if self._ids:  # the view repaints only the rows it shows
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(self.COLUMNS) - 1))
+        self._changed_rows(asked)
         self.rows_loaded.emit()
+
+    def _changed_rows(self, ids: list[int]) -> None:
+        """Say that the rows of ``ids`` changed: one range from the first to the last of them,
+        leaving out the row an in-place editor is open on (Qt would reset what is typed)."""
+        rows = [r for r in (self.row_of(ids[0]), self.row_of(ids[-1])) if r >= 0] if ids else []
+        if rows:
+            self._emit_changed(min(rows), max(rows))
+
+    def _emit_changed(self, first: int, last: int) -> None:
+        editing = self.row_of(self.editing_id) if self.editing_id is not None else -1
+        spans = [(first, editing - 1), (editing + 1, last)] if first <= editing <= last else [(first, last)]
+        for top, bottom in spans:
+            if top <= bottom:
+                self.dataChanged.emit(self.index(top, 0), self.index(bottom, len(self.COLUMNS) - 1))

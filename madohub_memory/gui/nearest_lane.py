@@ -17,12 +17,13 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSocketNotifier, Signal
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from madohub_memory.core.clock import Clock
 
 _MISSING = object()
 CACHE_SIZE = 2_000
+START_DELAY_MS = 800
 _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
@@ -41,6 +42,11 @@ class NearestLane(QObject):
         self._conn: Any = None
         self._notifier: QSocketNotifier | None = None
         self._stopped = False
+        self._early: OrderedDict[tuple[int, str], tuple[str, bool]] = OrderedDict()
+        self._start_timer = QTimer(self)
+        self._start_timer.setSingleShot(True)
+        self._start_timer.setInterval(START_DELAY_MS)
+        self._start_timer.timeout.connect(self._start_now)
         self.cost_ms: dict[tuple[int, str], float] = {}  # what each answer cost in the helper
 
     # -- answers ---------------------------------------------------------------------------
@@ -56,7 +62,12 @@ class NearestLane(QObject):
         key = (candidate_id, content)
         if self._stopped or key in self._cache or (key in self._asked and not urgent):
             return
-        if self._conn is None and not self._start():
+        if self._conn is None:
+            # The helper starts once the window has shown its first rows (it loads the model
+            # for seconds of CPU); what is asked meanwhile is sent when it runs.
+            self._early[key] = (namespace, urgent or self._early.get(key, ("", False))[1])
+            if not self._start_timer.isActive():
+                self._start_timer.start()
             return
         self._asked.add(key)
         try:
@@ -70,6 +81,13 @@ class NearestLane(QObject):
         self._generation += 1
         self._cache.clear()
         self._asked.clear()
+
+    def _start_now(self) -> None:
+        if self._stopped or self._conn is not None or not self._start():
+            return
+        early, self._early = self._early, OrderedDict()
+        for (candidate_id, content), (namespace, urgent) in early.items():  # the last urgent one wins
+            self.request(candidate_id, content, namespace, urgent)
 
     def _start(self) -> bool:
         from madohub_memory.services.nearest_worker import serve
@@ -119,6 +137,7 @@ class NearestLane(QObject):
     def stop(self) -> None:
         """End the helper process; an unfinished answer is derived data and simply dropped."""
         self._stopped = True
+        self._start_timer.stop()
         if self._notifier is not None:
             self._notifier.setEnabled(False)
         if self._conn is not None:

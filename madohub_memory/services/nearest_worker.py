@@ -15,6 +15,7 @@ ones asked in advance.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import traceback
@@ -26,6 +27,8 @@ from madohub_memory.core.errors import UserError
 
 def serve(db_path: str, conn: Any) -> None:
     """Run until told to stop or the dashboard goes away."""
+    if hasattr(os, "nice"):
+        os.nice(10)  # background work: on a busy machine the dashboard's own thread goes first
     from madohub_memory.services import Services
     from madohub_memory.services.nearest import NearestService
 
@@ -48,6 +51,8 @@ def serve(db_path: str, conn: Any) -> None:
                     return
                 _, candidate_id, text, namespace, is_urgent, generation = message
                 if is_urgent:
+                    if urgent is not None:  # the person moved on: still worth having, later
+                        ahead[(urgent[0], urgent[1])] = (urgent[2], urgent[3])
                     urgent = (candidate_id, text, namespace, generation)
                 else:
                     ahead[(candidate_id, text)] = (namespace, generation)
