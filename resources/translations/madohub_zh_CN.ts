@@ -1446,15 +1446,15 @@ Basis: {stage}; confidence: {level}
     </message>
     <message>
         <source>Switch the embedding model?</source>
-        <translation>切换嵌入模型？</translation>
+        <translation>切换向量模型？</translation>
     </message>
     <message>
         <source>Every approved memory is embedded again with %1. That takes a while on a large store, and recall finds less by meaning until it is done.</source>
-        <translation>所有已批准的记忆都要用 %1 重新嵌入。记忆多时需要一段时间，完成之前按语义召回的结果会变少。</translation>
+        <translation>所有已批准的记忆都要用 %1 重新计算向量。记忆多时需要一段时间，完成之前按语义召回的结果会变少。</translation>
     </message>
     <message>
         <source>Switch and re-embed</source>
-        <translation>切换并重新嵌入</translation>
+        <translation>切换并重新计算向量</translation>
     </message>
     <message>
         <source>Keep the current model</source>
@@ -1707,7 +1707,7 @@ Basis: {stage}; confidence: {level}
     </message>
     <message>
         <source>Archive untouched candidates after</source>
-        <translation>未处理候选的归档期限</translation>
+        <translation>未处理的候选归档时间</translation>
     </message>
     <message>
         <source>Extraction backend</source>
@@ -1715,7 +1715,7 @@ Basis: {stage}; confidence: {level}
     </message>
     <message>
         <source>Endpoint URL</source>
-        <translation>端点 URL</translation>
+        <translation>接口地址</translation>
     </message>
     <message>
         <source>Model name</source>
@@ -1727,7 +1727,7 @@ Basis: {stage}; confidence: {level}
     </message>
     <message>
         <source>Embedding model</source>
-        <translation>嵌入模型</translation>
+        <translation>向量模型</translation>
     </message>
     <message>
         <source>Language</source>
