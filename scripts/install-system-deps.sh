@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
           libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0 libxcb-randr0
-          libxcb-render-util0 libxcb-image0 fonts-wqy-microhei xvfb xauth)
+          libxcb-render-util0 libxcb-image0 fonts-wqy-microhei xvfb xauth xdotool)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -139,8 +139,9 @@ def test_flagged_candidates_are_never_auto_approved(svc):
            for t in flagged]
     clean = svc.review.submit(CandidateDraft("User works at a bakery in Chengdu.", "fact",
                                              source="turn", confidence=0.95)).candidate_id
-    approved = svc.review.auto_approve()
-    assert approved == [clean]
+    # the clean one is approved the moment it qualifies (on arrival); the sweep finds nothing more
+    assert svc.review.get(clean).status == "approved"
+    assert svc.review.auto_approve() == []
     for cid in ids:
         assert svc.review.get(cid).status == "pending"
         assert svc.review.get(cid).flags

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
 from test_gui_helpers import open_window
 
 from madohub_memory.gui.i18n import TsTranslator
+from madohub_memory.gui.pending_model import COLUMNS
 from madohub_memory.services.demo import load_demo, resources_dir
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
@@ -52,7 +53,11 @@ def test_chinese_interface_has_no_english_left(qtbot, svc, db_path, tmp_path, cl
         headers = [model.headerData(c, Qt.Orientation.Horizontal)
                    for c in range(model.columnCount())]
         assert untranslated(headers) == []
-        cells = [model.index(r, c).data() or "" for r in range(model.rowCount()) for c in (1, 3, 6, 7)]
+        columns = [COLUMNS.index(k) for k in ("kind", "source", "created_at")]
+        cells = [model.index(r, c).data() or "" for r in range(model.rowCount()) for c in columns]
+        flags = model.index(0, COLUMNS.index("flags"))
+        cells += [model.index(r, flags.column()).data(Qt.ItemDataRole.ToolTipRole) or ""
+                  for r in range(model.rowCount())]
         assert untranslated(cells) == []
         for page in (win.pending, win.approved, win.advanced):
             assert untranslated(visible_texts(page)) == [], page
@@ -100,10 +105,9 @@ def test_errors_read_in_the_interface_language(qtbot, svc, db_path, tmp_path, cl
         qtbot.waitUntil(lambda: tab.detail.candidate_id == cid, timeout=5000)
         tab.detail.namespace.setEditText("project shop")
         qtbot.keyClick(tab.table, Qt.Key.Key_A)
-        qtbot.waitUntil(lambda: win._error_box is not None and win._error_box.isVisible(), timeout=5000)
-        text = win._error_box.text()
+        text = tab.detail.error.text()
         assert text == "命名空间 'project shop' 格式不对：请使用 persona:<名称> 或 workspace:<项目>。"
-        win._error_box.close()
+        assert win.statusBar().currentMessage() == text
         assert svc.review.get(cid).status == "pending"
 
 

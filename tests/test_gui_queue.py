@@ -51,23 +51,44 @@ def test_bad_filters_are_user_errors(queue):
         queue.ids(QueueFilter(sort="content; DROP TABLE candidates"))
 
 
-def test_detail_shows_provenance_and_nearest_memory_with_diff(queue, svc):
+def test_detail_shows_provenance(queue, svc):
     pr = next(c for c in svc.review.pending() if c.content.startswith("Keep pull requests small"))
     detail = queue.detail(pr.id)
     assert detail["candidate"]["content"] == pr.content
-    near = detail["nearest"]
-    assert near is not None and near["content"] == "Keep pull requests small, under 400 lines."
-    assert ("-", "400") in near["diff"] and ("+", "300") in near["diff"]
+    assert "nearest" not in detail  # the embedding model never runs on the database worker
     pnpm = next(c for c in svc.review.pending() if "pnpm" in c.content)
     detail = queue.detail(pnpm.id)
     assert len(detail["sightings"]) == 3 and detail["sightings"][0]["role"] == "user"
     assert detail["turn_ids"][0] == "demo-shop-t00"
-    # Chinese: a paraphrase of an approved memory is found, an unrelated one is not
+
+
+@pytest.mark.slow
+def test_nearest_memory_comes_from_the_vector_index_with_a_word_diff(queue, svc):
+    from madohub_memory.services.nearest import NearestService
+
+    nearest = NearestService(svc)
+    pr = next(c for c in svc.review.pending() if c.content.startswith("Keep pull requests small"))
+    near = nearest.nearest(pr.content, pr.namespace, pr.id)
+    assert near is not None and near["content"] == "Keep pull requests small, under 400 lines."
+    assert ("-", "400") in near["diff"] and ("+", "300") in near["diff"]
+    assert 0.45 <= near["score"] <= 1.0
+    # Chinese: a paraphrase of an approved memory is found, an unrelated statement is not
     zh = svc.review.add_manual("博客文章都用简体中文写，代码注释写英文", "pattern", "workspace:blog")
     assert zh.outcome == "new"
-    assert queue.detail(zh.candidate_id)["nearest"]["content"].startswith("博客文章使用简体中文")
-    other = svc.review.add_manual("周五下午不部署生产环境", "pattern", "workspace:ops")
-    assert queue.detail(other.candidate_id)["nearest"] is None
+    found = nearest.nearest("博客文章都用简体中文写，代码注释写英文", "workspace:blog", zh.candidate_id)
+    assert found is not None and found["content"].startswith("博客文章使用简体中文")
+    assert nearest.nearest("周五下午不部署生产环境", "workspace:ops") is None
+    # a memory approved meanwhile is found at once (the index follows its change feed)
+    cid = svc.review.add_manual("Release notes live in docs/CHANGES.md", "fact", "workspace:shop").candidate_id
+    svc.review.approve(cid)
+    again = nearest.nearest("Release notes are kept in docs/CHANGES.md", "workspace:shop")
+    assert again is not None and again["content"] == "Release notes live in docs/CHANGES.md"
+
+
+def test_word_diff_keeps_spaces_and_line_breaks():
+    segments = word_diff("Run  make lint\nbefore a commit", "Run  make test\nbefore a commit")
+    assert ("-", "lint") in segments and ("+", "test") in segments
+    assert "".join(t for op, t in segments if op != "+") == "Run  make lint\nbefore a commit"
 
 
 def test_word_diff_round_trips():

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTextBrowser
 from test_gui_helpers import open_window
 
+from madohub_memory.gui.pending_model import COLUMNS
 from madohub_memory.services.demo import load_demo
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
@@ -62,8 +63,8 @@ def test_keyboard_review_session(qtbot, svc, db_path, tmp_path, clock):
         qtbot.waitUntil(lambda: tab.detail.candidate_id == third, timeout=5000)
         expected_turn = svc.review.get(third).turn_ids[0]
         qtbot.keyClick(table, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: win.turn_viewer is not None, timeout=5000)
         viewer = win.turn_viewer
-        assert viewer is not None
         qtbot.waitUntil(lambda: viewer.loaded, timeout=5000)
         assert viewer.turn_id == expected_turn
         assert viewer.context["turns"][viewer.context["focus"]]["id"] == expected_turn
@@ -132,7 +133,7 @@ def test_filters_and_sorting_go_through_sql(qtbot, svc, db_path, tmp_path, clock
         qtbot.waitUntil(lambda: tab.model.rowCount() == 4, timeout=5000)
         tab.min_conf.setValue(0.0)
         qtbot.waitUntil(lambda: tab.model.rowCount() == 15, timeout=5000)
-        tab.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)  # confidence
+        tab.table.sortByColumn(COLUMNS.index("confidence"), Qt.SortOrder.DescendingOrder)
         qtbot.waitUntil(lambda: not tab.model.loading, timeout=5000)
         assert tab.model.filter.sort == "confidence" and tab.model.filter.descending
         confidences = [svc.review.get(tab.model.id_at(r)).confidence for r in range(tab.model.rowCount())]
@@ -147,21 +148,40 @@ def test_question_mark_shows_the_shortcuts(qtbot, svc, db_path, tmp_path, clock)
         qtbot.keyClick(win.pending.table, Qt.Key.Key_Question, Qt.KeyboardModifier.ShiftModifier)
         dialogs = [d for d in win.findChildren(ShortcutsDialog) if d.isVisible()]
         assert len(dialogs) == 1
-        assert "Undo the last decision" in dialogs[0].findChild(QTextBrowser).toPlainText()
+        sheet = dialogs[0].findChild(QTextBrowser).toPlainText()
+        # every tab's keys, and the ones that work everywhere
+        for section in ("Pending", "Approved", "Advanced", "Everywhere"):
+            assert section in sheet
+        for key in ("Ctrl+Q", "Ctrl+Z", "F2", "Ctrl+S", "Ctrl+Space", "Shift+J / Enter"):
+            assert key in sheet
         qtbot.keyClick(dialogs[0], Qt.Key.Key_Escape)
         assert not dialogs[0].isVisible()
 
 
-def test_error_is_a_message_not_a_traceback(qtbot, svc, db_path, tmp_path, clock):
+def test_refused_approval_keeps_the_text_and_points_at_the_field(qtbot, svc, db_path, tmp_path, clock):
+    """A namespace the service would refuse: nothing is decided, the sentence is shown next to
+    the field (no traceback, no modal box that would swallow the next keys), the cursor is in
+    the field, and everything typed is still there."""
     cid = svc.review.add_manual("The deploy script lives in ops/deploy.sh", "fact").candidate_id
     with open_window(qtbot, db_path, tmp_path, clock) as win:
         tab = win.pending
         qtbot.waitUntil(lambda: tab.detail.candidate_id == cid, timeout=5000)
+        tab.detail.editor.setPlainText("The deploy script lives in ops/deploy.sh (bash)")
         tab.detail.namespace.setEditText("project shop")
+        tab.table.setFocus()
         qtbot.keyClick(tab.table, Qt.Key.Key_A)
-        qtbot.waitUntil(lambda: win._error_box is not None and win._error_box.isVisible(), timeout=5000)
-        assert "namespace" in win._error_box.text()
-        assert "Traceback" not in win._error_box.text()
-        win._error_box.close()
+        assert tab.detail.error.isVisible()
+        assert "namespace" in tab.detail.error.text() and "Traceback" not in tab.detail.error.text()
+        assert tab.detail.namespace.lineEdit().hasFocus()
+        assert win._error_box is None
+        assert tab.current_id() == cid and tab.model.row_of(cid) == 0
+        assert tab.detail.editor.toPlainText().endswith("(bash)")
+        qtbot.wait(200)
         assert status_of(svc, cid) == "pending"
-        qtbot.waitUntil(lambda: tab.current_id() == cid, timeout=5000)
+        # fix the field in place and approve from it: the edited text is what is stored
+        tab.detail.namespace.lineEdit().selectAll()
+        qtbot.keyClicks(tab.detail.namespace.lineEdit(), "workspace:shop")
+        qtbot.keyClick(tab.detail.namespace.lineEdit(), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: status_of(svc, cid) == "approved", timeout=5000)
+        memory = svc.memories.get(svc.review.get(cid).memory_id)
+        assert memory.namespace == "workspace:shop" and memory.content.endswith("(bash)")

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from test_gui_helpers import open_window
 
-from madohub_memory.gui.pending_model import ID_ROLE
+from madohub_memory.gui.pending_model import COLUMNS, ID_ROLE
 from madohub_memory.gui.worker import query_op
 from madohub_memory.services.demo import load_demo
 
@@ -50,51 +50,58 @@ def test_lazy_model_fetches_only_what_is_painted(qtbot, svc, db_path, tmp_path, 
         assert model.rowCount() == 5000
         assert len(model._cache) < 400
         win.pending.table.scrollToBottom()
-        last = model.index(4999, 0)
+        last = model.index(4999, COLUMNS.index("content"))
         qtbot.waitUntil(lambda: model.cached(model.id_at(4999)) is not None, timeout=5000)
         assert last.data() == "Bulk fact 4999"
         assert len(model._cache) < 800
 
 
-def test_approved_tab_groups_edits_pins_deletes_and_undoes(qtbot, svc, db_path, tmp_path, clock):
+def test_approved_tab_filters_edits_pins_deletes_and_undoes(qtbot, svc, db_path, tmp_path, clock):
     load_demo(svc)
     with open_window(qtbot, db_path, tmp_path, clock) as win:
         win.tabs.setCurrentIndex(1)
         tab = win.approved
-        qtbot.waitUntil(lambda: tab.loaded, timeout=5000)
-        groups = {tab.model.item(r, 0).text() for r in range(tab.model.rowCount())}
-        assert "persona · default  (3)" in groups
-        assert "workspace · shop  (4)" in groups
-        tab.tree.setFocus()
+        qtbot.waitUntil(lambda: tab.loaded and tab.ns_filter.count() > 1, timeout=5000)
+        namespaces = {tab.ns_filter.itemText(i) for i in range(tab.ns_filter.count())}
+        assert "persona · default  (3)" in namespaces
+        assert "workspace · shop  (4)" in namespaces
+        assert tab.model.rowCount() == 9
+        tab.table.setFocus()
         mid = tab.current_id()
         assert mid is not None
         before = svc.memories.get(mid)
-        qtbot.keyClick(tab.tree, Qt.Key.Key_E)
+        qtbot.keyClick(tab.table, Qt.Key.Key_E)
         assert tab.editor.hasFocus()
         qtbot.keyClicks(tab.editor, " Always.")
         qtbot.keyClick(tab.editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
         qtbot.waitUntil(lambda: svc.memories.get(mid).content.endswith("Always."), timeout=5000)
         qtbot.waitUntil(lambda: tab.current_id() == mid, timeout=5000)
-        tab.tree.setFocus()
-        qtbot.keyClick(tab.tree, Qt.Key.Key_P)
+        tab.table.setFocus()
+        qtbot.keyClick(tab.table, Qt.Key.Key_P)
         qtbot.waitUntil(lambda: svc.memories.get(mid).pinned != before.pinned, timeout=5000)
         qtbot.waitUntil(lambda: tab.memories[mid]["pinned"] != before.pinned, timeout=5000)
-        qtbot.keyClick(tab.tree, Qt.Key.Key_Delete)
-        qtbot.waitUntil(lambda: mid not in tab.memories, timeout=5000)
-        assert all(m.id != mid for m in svc.memories.list())
-        qtbot.keyClick(tab.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClick(tab.table, Qt.Key.Key_Delete)
+        assert mid not in tab.memories  # gone from the list at once
+        qtbot.waitUntil(lambda: all(m.id != mid for m in svc.memories.list()), timeout=5000)
+        qtbot.keyClick(tab.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
         qtbot.waitUntil(lambda: mid in tab.memories, timeout=5000)
+        qtbot.waitUntil(lambda: tab.current_id() == mid, timeout=5000)
         assert svc.memories.get(mid).content.endswith("Always.")
-        # filter
+        assert "Restored memory" in win.statusBar().currentMessage()
+        # filter by text, then by namespace
         tab.search.setText("Stripe")
-        qtbot.waitUntil(lambda: len(tab.memories) == 1, timeout=5000)
+        qtbot.waitUntil(lambda: tab.model.rowCount() == 1, timeout=5000)
         tab.search.clear()
-        qtbot.waitUntil(lambda: len(tab.memories) == 9, timeout=5000)
+        qtbot.waitUntil(lambda: tab.model.rowCount() == 9, timeout=5000)
+        tab.ns_filter.setCurrentIndex(tab.ns_filter.findData("workspace:shop"))
+        qtbot.waitUntil(lambda: tab.model.rowCount() == 4, timeout=5000)
+        tab.ns_filter.setCurrentIndex(0)
+        qtbot.waitUntil(lambda: tab.model.rowCount() == 9, timeout=5000)
         # jump to the originating turn of a memory that came from a candidate
         with_turn = next(r for r in tab.memories.values() if r["first_turn"])
         tab.select_memory(with_turn["id"])
-        tab.tree.setFocus()
-        qtbot.keyClick(tab.tree, Qt.Key.Key_Return)
+        tab.table.setFocus()
+        qtbot.keyClick(tab.table, Qt.Key.Key_Return)
         qtbot.waitUntil(lambda: win.turn_viewer is not None and win.turn_viewer.loaded, timeout=5000)
         assert win.turn_viewer.turn_id == with_turn["first_turn"]
 
@@ -223,13 +230,13 @@ def test_a_one_line_memory_is_edited_in_place(qtbot, svc, db_path, tmp_path, clo
     with open_window(qtbot, db_path, tmp_path, clock) as win:
         win.tabs.setCurrentIndex(1)
         tab = win.approved
-        qtbot.waitUntil(lambda: tab.loaded, timeout=5000)
+        qtbot.waitUntil(lambda: tab.loaded and tab.current_id() is not None, timeout=5000)
         mid = tab.current_id()
-        index = tab.tree.currentIndex().siblingAtColumn(0)
-        assert tab.model.itemFromIndex(index).isEditable()
-        tab.tree.setFocus()
-        qtbot.keyClick(tab.tree, Qt.Key.Key_F2)
-        editor = tab.tree.focusWidget()
+        index = tab.table.currentIndex().siblingAtColumn(0)
+        assert tab.model.flags(index) & Qt.ItemFlag.ItemIsEditable
+        tab.table.setFocus()
+        qtbot.keyClick(tab.table, Qt.Key.Key_F2)
+        editor = tab.table.focusWidget()
         editor.selectAll()
         qtbot.keyClicks(editor, "Reply in the language of the question.")
         qtbot.keyClick(editor, Qt.Key.Key_Return)

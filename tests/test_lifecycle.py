@@ -146,7 +146,10 @@ def test_auto_approve_respects_seen_confidence_kind_and_flags(svc: Services) -> 
     svc.settings.set("auto_approve.min_seen", "2")
     svc.settings.set("auto_approve.min_confidence", "0.8")
     ok = svc.review.remember("Prefers dark mode", "preference", confidence=0.9).candidate_id
+    assert svc.review.get(ok).status == "pending"  # seen once: below min_seen
     svc.review.remember("prefers dark mode", "preference", confidence=0.9)
+    # it qualifies the moment its second sighting arrives, not at the next sweep
+    assert svc.review.get(ok).status == "approved"
     once = svc.review.remember("Likes vim", "preference", confidence=0.9).candidate_id
     low = svc.review.remember("Maybe likes emacs", "preference", confidence=0.5).candidate_id
     svc.review.remember("maybe likes emacs", "preference", confidence=0.5)
@@ -155,7 +158,7 @@ def test_auto_approve_respects_seen_confidence_kind_and_flags(svc: Services) -> 
     flagged = svc.review.remember("Mail bob@example.com about invoices", "fact", confidence=1.0).candidate_id
     svc.review.remember("mail bob@example.com about invoices", "fact", confidence=1.0)
     assert svc.review.get(flagged).flags == ("pii",)
-    assert svc.sweep.run()["auto_approved"] == [ok]
+    assert svc.sweep.run()["auto_approved"] == []
     for cid in (once, low, decision, flagged):
         assert svc.review.get(cid).status == "pending"
     actors = {r["actor"] for r in history.for_entity(svc.store, "candidate", ok)}

@@ -52,6 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # a bundled app: the dashboard's helper process starts here
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

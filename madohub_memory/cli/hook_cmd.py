@@ -87,7 +87,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
     if name not in ("Stop", "SubagentStop", "PreCompact", "SessionStart"):
         return None
     inline = os.environ.get("MADOHUB_HOOK_INLINE", "") not in ("", "0")
-    with Services.open(db) as svc:
+    with Services.open(db, origin="hook") as svc:
         if name == "SessionStart":
             return _session_start(svc, event, db)
         transcript = _transcript(event)

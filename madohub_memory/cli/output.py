@@ -13,7 +13,9 @@ from madohub_memory.services import Services
 
 
 def open_services(args: argparse.Namespace, clock: Clock | None = None) -> Services:
-    return Services.open(args.db, clock)
+    # Every CLI invocation is the actor `cli`: `madohub-memory undo` takes back the CLI's own
+    # newest change, never one made in the dashboard, by an agent or by the workers.
+    return Services.open(args.db, clock, origin="cli")
 
 
 def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:

@@ -45,7 +45,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("id", type=positive_id)
     p.set_defaults(handler=_restore)
 
-    p = sub.add_parser("undo", parents=[common], help="undo the last human change (decision or edit)")
+    p = sub.add_parser("undo", parents=[common],
+                       help="undo the last decision or edit made from the command line (not the dashboard's or an agent's)")
     p.set_defaults(handler=_undo)
 
 

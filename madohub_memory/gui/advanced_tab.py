@@ -1,7 +1,10 @@
 """The Advanced tab: policies, extraction, embedding, language, jobs, export and import.
 
 Every control writes its setting through ``svc.settings`` on the worker as soon as it
-changes, so the workers and the MCP server see it without a restart.
+changes, so the workers and the MCP server see it without a restart. Switching the
+auto-approve policy on (or loosening it) applies it at once and says how many candidates
+it approved. The mouse wheel never changes a field that was not clicked into, and the
+embedding model is switched only after a confirmation (it re-embeds every memory).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -34,9 +38,12 @@ from madohub_memory.core.clock import to_iso
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.gui.extraction_box import ExtractionBox
 from madohub_memory.gui.i18n import age_label, icon, kind_label
+from madohub_memory.gui.setting_labels import setting_label
+from madohub_memory.gui.wheel_guard import guard_wheel
 from madohub_memory.gui.worker import DbWorker, collection_op, query_op
 from madohub_memory.gui.workspace_map_box import WorkspaceMapBox
 from madohub_memory.services import extraction_backend
+from madohub_memory.services.changes import OpChanges
 
 
 def has_jobs() -> bool:
@@ -62,7 +69,7 @@ class AdvancedTab(QWidget):
         self._loading = False
         self._build()
         self._dirty = True  # loaded when first shown
-        worker.data_changed.connect(self._external)
+        worker.operation_did_execute.connect(self._external)
 
     # -- layout --------------------------------------------------------------------------
 
@@ -120,7 +127,7 @@ class AdvancedTab(QWidget):
         self.embedding.setAccessibleName(self.tr("Embedding model"))
         self.embedding.addItem(self.tr("USE multilingual (Chinese and English)"), "use-multilingual")
         self.embedding.addItem(self.tr("MiniLM (English only)"), "minilm")
-        self.embedding.currentIndexChanged.connect(lambda _i: self._set("embedding.model", self.embedding.currentData()))
+        self.embedding.currentIndexChanged.connect(self._embedding_picked)
         eform.addRow(self.tr("Embedding model"), self.embedding)
 
         ui = QGroupBox(self.tr("Interface"))
@@ -180,6 +187,7 @@ class AdvancedTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll)
+        guard_wheel(self)
 
     # -- settings ------------------------------------------------------------------------
 
@@ -196,8 +204,10 @@ class AdvancedTab(QWidget):
 
         query_op(self.worker, load, self._loaded, self.worker.error.emit)
 
-    def _external(self, origin: str) -> None:
-        if origin in ("external", "local"):
+    def _external(self, changes: OpChanges, initiator: object) -> None:
+        if initiator is self:
+            return  # our own setting: the control already shows it
+        if changes.settings or changes.jobs:
             if self.isVisible():
                 self.reload()
             else:
@@ -221,6 +231,7 @@ class AdvancedTab(QWidget):
             self.archive_days.setValue(int(s["archive_days"]))
             self.extraction.load(s, result.get("usage"))
             self.projects.load(s.get("workspace.map") or {})
+            self._embedding_shown = s["embedding.model"]
             index = self.embedding.findData(s["embedding.model"])
             if index < 0:
                 self.embedding.addItem(str(s["embedding.model"]), s["embedding.model"])
@@ -284,11 +295,52 @@ class AdvancedTab(QWidget):
     def _set(self, key: str, value: Any) -> None:
         if self._loading:
             return
-        collection_op(
-            self.worker, lambda ctx: ctx.svc.settings.set(key, value),
-            lambda _v: self.status.emit(self.tr("Saved setting %1.").replace("%1", key)),
-            lambda msg: (self.worker.error.emit(msg), self.reload()),
-        )
+
+        def run(ctx: Any) -> list[int]:
+            ctx.svc.settings.set(key, value)
+            # The policy acts the moment it is switched on or loosened, not at the next sweep.
+            return ctx.svc.review.auto_approve() if key.startswith("auto_approve.") else []
+
+        def done(approved: list[int]) -> None:
+            message = self.tr("Saved: %1.").replace("%1", setting_label(key))
+            if approved:
+                message += " " + self.tr("Auto-approve approved %n waiting candidate(s).", "", len(approved))
+            self.status.emit(message)
+
+        collection_op(self.worker, run, done, lambda msg: (self.worker.error.emit(msg), self.reload()),
+                      initiator=self)
+
+    def _embedding_picked(self, _index: int) -> None:
+        """Switching the model re-embeds every memory: ask first, and put the choice back on No."""
+        if self._loading:
+            return
+        wanted = self.embedding.currentData()
+        if wanted == getattr(self, "_embedding_shown", None):
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Switch the embedding model?"),
+                          self.tr("Every approved memory is embedded again with %1. That takes a while "
+                                  "on a large store, and recall finds less by meaning until it is done.")
+                          .replace("%1", self.embedding.currentText()),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setObjectName("embeddingConfirm")
+        box.button(QMessageBox.StandardButton.Yes).setText(self.tr("Switch and re-embed"))
+        box.button(QMessageBox.StandardButton.No).setText(self.tr("Keep the current model"))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+
+        def answered(result: int) -> None:
+            if result == QMessageBox.StandardButton.Yes:
+                self._embedding_shown = wanted
+                self._set("embedding.model", wanted)
+                return
+            self._loading = True
+            try:
+                self.embedding.setCurrentIndex(max(0, self.embedding.findData(self._embedding_shown)))
+            finally:
+                self._loading = False
+
+        box.finished.connect(answered)
+        self.confirm_box = box
+        box.open()
 
     def _save_excluded(self) -> None:
         self._set("auto_approve.excluded_kinds", [k for k, b in self.excluded.items() if b.isChecked()])
@@ -312,7 +364,8 @@ class AdvancedTab(QWidget):
                 self.status.emit(self.tr("Ran job %1.").replace("%1", self._job_label(str(name))))
 
         self.status.emit(self.tr("Running %1…").replace("%1", self._job_label(str(name))))
-        self.worker.submit_background(lambda ctx: ctx.svc.jobs.run_now(name), done, self.worker.error.emit)
+        self.worker.submit_background(lambda ctx: ctx.svc.jobs.run_now(name), done, self.worker.error.emit,
+                                      changes=OpChanges(jobs=True))
 
     # -- export / import -----------------------------------------------------------------
 
@@ -337,4 +390,4 @@ class AdvancedTab(QWidget):
         collection_op(self.worker, lambda ctx: ctx.svc.transfer.import_file(path),
                       lambda counts: self.status.emit(self.tr("Imported %1 rows from %2.")
                                                       .replace("%1", str(sum(counts.values()))).replace("%2", path)),
-                      self.worker.error.emit)
+                      self.worker.error.emit, changes=OpChanges.everything())

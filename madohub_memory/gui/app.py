@@ -94,6 +94,15 @@ def run(args: argparse.Namespace) -> int:
     from madohub_memory.gui.main_window import MainWindow
     from madohub_memory.gui.worker import DbWorker
 
+    instance = None
+    if not args.screenshot:
+        from madohub_memory.gui.single_instance import SingleInstance
+
+        instance = SingleInstance(path)
+        if instance.ask_running_window():
+            print(f"MadoHub Memory is already open on {path}; brought that window to the front.")
+            return 0
+        instance.listen()
     worker = DbWorker(path)
     window = MainWindow(worker, restore=not args.screenshot, language_fixed=bool(args.lang))
     try:
@@ -106,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
                 raise UserError("The dashboard did not finish loading within 20 seconds; no screenshot taken.")
             if worker.open_error is not None:
                 raise UserError(worker.open_error)
+            # the nearest approved memory loads the embedding model once: show it when it comes
+            wait_until(app, lambda: window.pending.nearest_settled, timeout=30)
             for _ in range(5):
                 app.processEvents()
                 time.sleep(0.02)
@@ -116,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
             print(str(target))
             return 0
         worker.start_polling()
+        if instance is not None:
+            instance.activated.connect(lambda: (window.showNormal(), window.raise_(), window.activateWindow()))
         window.show()
         schedulers = start_background_jobs(path)
         try:

@@ -1,7 +1,9 @@
-"""The Approved tab: memories grouped by namespace, with edit, delete, pin and jump.
+"""The Approved tab: every active memory in one lazy list, with edit, pin, delete and jump.
 
-Keys on the tree: E edit, Ctrl+S save, P pin/unpin, Delete delete (Ctrl+Z brings it
-back), J or Enter jump to the originating turn, / filter.
+Filter by text or namespace; sort by any column, among them how often and how recently
+agents recalled a memory. Keys on the list: E edit, Ctrl+S save, P pin/unpin, Delete delete
+(Ctrl+Z brings it back), J or Enter jump to the originating turn, F2 edit a one-line memory
+in place, / filter. An unsaved edit stays on its memory as a draft when the selection moves.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -20,37 +22,63 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTreeView,
+    QStyledItemDelegate,
     QVBoxLayout,
     QWidget,
 )
 
-from madohub_memory.core.text import first_line
 from madohub_memory.core.vocab import KINDS
-from madohub_memory.gui.i18n import age_label, icon, kind_label, namespace_label
+from madohub_memory.gui.i18n import age_label, ago_label, icon, kind_label, namespace_label
+from madohub_memory.gui.memory_model import COLUMNS, MemoryModel
+from madohub_memory.gui.pending_tab import QueueTable
+from madohub_memory.gui.undo_stack import UndoEntry
+from madohub_memory.gui.wheel_guard import guard_wheel
 from madohub_memory.gui.worker import DbWorker, collection_op, query_op
+from madohub_memory.services.changes import OpChanges
+from madohub_memory.services.queue import MemoryFilter
 
-MEMORY_ROLE = Qt.ItemDataRole.UserRole + 10
+
+class InPlaceDelegate(QStyledItemDelegate):
+    """Tells the model which memory is being edited in place, so a page of rows arriving
+    meanwhile never resets what is typed."""
+
+    def __init__(self, model: MemoryModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+
+    def createEditor(self, parent: QWidget, option: Any, index: Any) -> QWidget:
+        self.model.editing_id = self.model.id_at(index.row())
+        return super().createEditor(parent, option, index)
+
+    def destroyEditor(self, editor: QWidget, index: Any) -> None:
+        self.model.editing_id = None
+        super().destroyEditor(editor, index)
 
 
 class ApprovedTab(QWidget):
     jump_requested = Signal(str)
     status = Signal(str)
+    help_requested = Signal()
 
     def __init__(self, worker: DbWorker, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.worker = worker
-        self.memories: dict[int, dict[str, Any]] = {}
-        self.loaded = False
-        self._collapsed: set[str] = set()
-        self._dirty = False
+        self.model = MemoryModel(worker, self)
+        self.drafts: dict[int, dict[str, Any]] = {}
+        self._bound: int | None = None
+        self._original: dict[str, Any] = {}
         self._build()
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(200)
-        self._filter_timer.timeout.connect(self.refresh)
+        self._filter_timer.timeout.connect(self._apply_filter)
         self.search.textChanged.connect(lambda _t: self._filter_timer.start())
-        worker.data_changed.connect(self._on_data_changed)
+        self.ns_filter.currentIndexChanged.connect(lambda _i: self._filter_timer.start())
+        self.model.ids_loaded.connect(self._ids_loaded)
+        self.model.rows_loaded.connect(self._rows_loaded)
+        self.model.edited_in_place.connect(self._edited_in_place)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_a: self._bind_current())
+        worker.operation_did_execute.connect(self._operation_did_execute)
         self._dirty = True  # loaded when first shown: the queue gets the worker first
 
     def _build(self) -> None:
@@ -59,33 +87,48 @@ class ApprovedTab(QWidget):
         self.search.setAccessibleName(self.tr("Filter memories"))
         self.search.setClearButtonEnabled(True)
         self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
-        self.model = QStandardItemModel(self)
-        self.model.setHorizontalHeaderLabels(
-            [self.tr("Memory"), self.tr("Kind"), self.tr("Pinned"), self.tr("Hits"), self.tr("Last hit")]
-        )
-        self.tree = QTreeView()
-        self.tree.setObjectName("approvedTree")
-        self.tree.setAccessibleName(self.tr("Approved memories by namespace"))
-        self.tree.setModel(self.model)
-        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.search.installEventFilter(self)
+        self.ns_filter = QComboBox()
+        self.ns_filter.setAccessibleName(self.tr("Filter by namespace"))
+        self.ns_filter.addItem(self.tr("All namespaces"), None)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("filterCount")
+        bar = QHBoxLayout()
+        bar.addWidget(self.search, 3)
+        bar.addWidget(self.ns_filter, 1)
+        bar.addWidget(self.count_label)
+
+        self.table = QueueTable()
+        self.table.setObjectName("approvedTable")
+        self.table.setAccessibleName(self.tr("Approved memories"))
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(InPlaceDelegate(self.model, self.table))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         # F2 or double-click edits a one-line memory in place; longer ones in the pane
-        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed
-                                  | QAbstractItemView.EditTrigger.DoubleClicked)
-        self.model.itemChanged.connect(self._edited_in_place)
-        self.tree.setAlternatingRowColors(True)
-        self.tree.setUniformRowHeights(True)
-        header = self.tree.header()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed
+                                   | QAbstractItemView.EditTrigger.DoubleClicked)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicator(COLUMNS.index("namespace"), Qt.SortOrder.AscendingOrder)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(28)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
-        for col, width in ((1, 104), (2, 68), (3, 52), (4, 72)):
-            header.resizeSection(col, width)
-        self.tree.installEventFilter(self)
-        self.tree.selectionModel().currentChanged.connect(self._current_changed)
-        self.tree.collapsed.connect(lambda i: self._collapsed.add(i.data(MEMORY_ROLE + 1) or ""))
-        self.tree.expanded.connect(lambda i: self._collapsed.discard(i.data(MEMORY_ROLE + 1) or ""))
+        self._fit_columns()
+        self.table.installEventFilter(self)
 
         self.title = QLabel(self.tr("Select a memory"))
         self.title.setObjectName("detailTitle")
+        self.title.setWordWrap(True)
+        self.draft_note = QLabel(self.tr("Unsaved edit kept as a draft: Ctrl+S saves it."))
+        self.draft_note.setObjectName("draftNote")
+        self.draft_note.hide()
         self.editor = QPlainTextEdit()
         self.editor.setAccessibleName(self.tr("Memory text"))
         self.editor.setTabChangesFocus(True)
@@ -98,16 +141,18 @@ class ApprovedTab(QWidget):
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.info.setObjectName("facts")
-        self.save_btn = self._button("approve", self.tr("&Save  Ctrl+S"), self.save)
-        self.pin_btn = self._button("pin", self.tr("&Pin  P"), self.toggle_pin)
-        self.delete_btn = self._button("delete", self.tr("&Delete  Del"), self.delete)
-        self.jump_btn = self._button("jump", self.tr("&Jump to turn  Enter"), self.jump)
+        self.save_btn = self._button("approve", self.tr("&Save"), "Ctrl+S", self.save)
+        self.pin_btn = self._button("pin", self.tr("&Pin"), "P", self.toggle_pin)
+        self.delete_btn = self._button("delete", self.tr("&Delete"), "Del", self.delete)
+        self.jump_btn = self._button("jump", self.tr("&Jump to turn"), "Enter", self.jump)
         buttons = QHBoxLayout()
         for b in (self.save_btn, self.pin_btn, self.delete_btn, self.jump_btn):
             buttons.addWidget(b)
         right = QWidget()
+        right.setMinimumWidth(340)
         rl = QVBoxLayout(right)
         rl.addWidget(self.title)
+        rl.addWidget(self.draft_note)
         rl.addWidget(self.editor)
         kind_row = QHBoxLayout()
         kind_label_widget = QLabel(self.tr("&Kind"))
@@ -119,22 +164,47 @@ class ApprovedTab(QWidget):
         rl.addLayout(buttons)
         rl.addStretch(1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.tree)
+        splitter.addWidget(self.table)
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([780, 480])
+        splitter.setSizes([820, 440])
+        self.hint = QLabel(self.tr("E edit · Ctrl+S save · P pin · Del delete · Enter jump to turn · "
+                                   "F2 edit in place · / filter · Ctrl+Z undo · ? all shortcuts"))
+        self.hint.setObjectName("hint")
         layout = QVBoxLayout(self)
-        layout.addWidget(self.search)
+        layout.addLayout(bar)
         layout.addWidget(splitter, 1)
+        layout.addWidget(self.hint)
         self._set_enabled(False)
+        guard_wheel(self)
 
-    def _button(self, icon_name: str, text: str, slot: Any) -> QPushButton:
+    def _button(self, icon_name: str, text: str, key: str, slot: Any) -> QPushButton:
         button = QPushButton(icon(icon_name), text)
-        button.setAccessibleName(text.replace("&", "").split("  ")[0])
+        button.setAccessibleName(text.replace("&", ""))
+        button.setToolTip(f"{text.replace('&', '')} ({key})")
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         button.clicked.connect(slot)
         return button
+
+    def _fit_columns(self) -> None:
+        """Widths from the (translated) labels the columns show."""
+        header = self.table.horizontalHeader()
+        metrics, bold = self.table.fontMetrics(), header.fontMetrics()
+
+        def fit(key: str, samples: list[str], cap: int = 200) -> None:
+            col = COLUMNS.index(key)
+            width = max([metrics.horizontalAdvance(t) for t in samples]
+                        + [bold.horizontalAdvance(self.model.column_title(key)) + 14])
+            header.resizeSection(col, min(cap, width + 28))
+
+        fit("kind", [kind_label(k) for k in KINDS])
+        fit("namespace", ["    project-x"], 130)
+        fit("pinned", [""])
+        fit("hit_count", ["9,999"])
+        fit("last_hit_at", ["23 min", age_label(None)])
+        fit("auto", [""])
 
     def _set_enabled(self, on: bool) -> None:
         for w in (self.editor, self.kind, self.save_btn, self.pin_btn, self.delete_btn, self.jump_btn):
@@ -142,7 +212,13 @@ class ApprovedTab(QWidget):
 
     # -- loading -------------------------------------------------------------------------
 
-    def _on_data_changed(self, _origin: str) -> None:
+    @property
+    def loaded(self) -> bool:
+        return self.model.loaded
+
+    def _operation_did_execute(self, changes: OpChanges, _initiator: object) -> None:
+        if not changes.memories:
+            return
         if self.isVisible():
             self.refresh()
         else:
@@ -155,148 +231,191 @@ class ApprovedTab(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
-        text = self.search.text()
-        query_op(self.worker, lambda ctx: ctx.queue.memories(text), self._arrived)
+        self.model.refresh(reset=not self.model.loaded)
+        query_op(self.worker, lambda ctx: ctx.queue.memory_namespaces(), self._namespaces_arrived)
 
-    def _arrived(self, rows: list[dict[str, Any]]) -> None:
-        current = self.current_id()
-        scroll = self.tree.verticalScrollBar().value()
-        self.memories = {r["id"]: r for r in rows}
-        self.model.removeRows(0, self.model.rowCount())  # items are complete before they are added
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for r in rows:
-            groups.setdefault(r["namespace"], []).append(r)
-        for ns, items in groups.items():
-            parent = QStandardItem(f"{namespace_label(ns)}  ({len(items)})")
-            parent.setData(ns, MEMORY_ROLE + 1)
-            font = parent.font()
-            font.setBold(True)
-            parent.setFont(font)
-            parent.setEditable(False)
-            filler = [QStandardItem("") for _ in range(4)]
-            for f in filler:
-                f.setEditable(False)
-            for r in items:
-                cells = [
-                    QStandardItem(first_line(r["content"], 200)),
-                    QStandardItem(kind_label(r["kind"])),
-                    QStandardItem(icon("pin"), "") if r["pinned"] else QStandardItem(""),
-                    QStandardItem(str(r["hit_count"])),
-                    QStandardItem(age_label(r["last_hit_at"])),
-                ]
-                cells[0].setToolTip(r["content"])
-                for c in cells:
-                    c.setData(r["id"], MEMORY_ROLE)
-                    c.setEditable(False)
-                one_line = "\n" not in r["content"] and len(r["content"]) <= 200
-                cells[0].setEditable(one_line)
-                parent.appendRow(cells)
-            self.model.appendRow([parent, *filler])
-        for row in range(self.model.rowCount()):
-            item = self.model.item(row, 0)
-            if item.data(MEMORY_ROLE + 1) not in self._collapsed:
-                self.tree.expand(item.index())
-        self.loaded = True
-        if current is not None and current in self.memories:
-            self.select_memory(current)
-        elif self.model.rowCount() and not self.tree.currentIndex().isValid():
-            first = self.model.item(0, 0)
-            if first is not None and first.rowCount():
-                self.tree.setCurrentIndex(first.child(0, 0).index())
-        self.tree.verticalScrollBar().setValue(scroll)
+    def _apply_filter(self) -> None:
+        f = self.model.filter
+        self.model.set_filter(MemoryFilter(text=self.search.text(), namespace=self.ns_filter.currentData(),
+                                           sort=f.sort, descending=f.descending))
 
-    def select_memory(self, memory_id: int) -> None:
-        for row in range(self.model.rowCount()):
-            parent = self.model.item(row, 0)
-            for child in range(parent.rowCount()):
-                item = parent.child(child, 0)
-                if item.data(MEMORY_ROLE) == memory_id:
-                    self.tree.selectionModel().setCurrentIndex(
-                        item.index(),
-                        QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
-                    )
-                    return
+    def _namespaces_arrived(self, namespaces: list[tuple[str, int]]) -> None:
+        current = self.ns_filter.currentData()
+        self.ns_filter.blockSignals(True)
+        while self.ns_filter.count() > 1:
+            self.ns_filter.removeItem(1)
+        for ns, count in namespaces:
+            self.ns_filter.addItem(f"{namespace_label(ns)}  ({count:,})", ns)
+        self.ns_filter.setCurrentIndex(max(0, self.ns_filter.findData(current)))
+        self.ns_filter.blockSignals(False)
+
+    def _ids_loaded(self) -> None:
+        shown, total = self.model.rowCount(), self.model.total
+        self.count_label.setText(self.tr("%1 of %2 shown").replace("%1", f"{shown:,}").replace("%2", f"{total:,}"))
+        if not self.table.currentIndex().isValid() and shown:
+            self.select_row(0)
+        elif self._bound != self.current_id():
+            self._bind_current()
+
+    def _rows_loaded(self) -> None:
+        mid = self.current_id()
+        row = self.model.cached(mid) if mid is not None else None
+        if row is None:
+            return
+        if self._bound != mid or not self._is_dirty():
+            self._bind_current(force=True)
+
+    # -- selection and the pane ----------------------------------------------------------
 
     def current_id(self) -> int | None:
-        index = self.tree.currentIndex()
-        value = index.data(MEMORY_ROLE) if index.isValid() else None
-        return int(value) if value is not None else None
+        index = self.table.currentIndex()
+        return self.model.id_at(index.row()) if index.isValid() else None
 
-    def _current_changed(self, *_args: Any) -> None:
+    @property
+    def memories(self) -> dict[int, dict[str, Any]]:
+        """The rows fetched so far, by id (the list shows more as it scrolls)."""
+        return {rid: row for rid in self.model._ids if (row := self.model.cached(rid)) is not None}
+
+    def select_row(self, row: int) -> None:
+        if self.model.rowCount() == 0:
+            return
+        row = max(0, min(row, self.model.rowCount() - 1))
+        index = self.model.index(row, 0)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.scrollTo(index)
+
+    def select_memory(self, memory_id: int) -> None:
+        row = self.model.row_of(memory_id)
+        if row >= 0:
+            self.select_row(row)
+
+    def _values(self) -> dict[str, Any]:
+        return {"content": self.editor.toPlainText(), "kind": self.kind.currentData()}
+
+    def _is_dirty(self) -> bool:
+        return self._bound is not None and bool(self._original) and self._values() != self._original
+
+    def _bind_current(self, force: bool = False) -> None:
         mid = self.current_id()
-        row = self.memories.get(mid) if mid is not None else None
+        if mid == self._bound and not force:
+            return
+        if self._bound is not None and self._bound != mid:
+            if self._is_dirty():
+                self.drafts[self._bound] = self._values()
+                self.model.drafts.add(self._bound)
+            else:
+                self.drafts.pop(self._bound, None)
+                self.model.drafts.discard(self._bound)
+            self.model.repaint_row(self._bound)
+        row = self.model.cached(mid) if mid is not None else None
+        self._bound = mid
         if row is None:
-            self.title.setText(self.tr("Select a memory"))
+            self._original = {}
+            self.title.setText(self.tr("Select a memory") if mid is None else
+                               self.tr("Memory #%1").replace("%1", str(mid)))
             self.editor.setPlainText("")
             self.info.setText("")
+            self.draft_note.hide()
             self._set_enabled(False)
             return
         self._set_enabled(True)
+        self._original = {"content": row["content"], "kind": row["kind"]}
+        values = {**self._original, **self.drafts.get(row["id"], {})}
         self.title.setText(self.tr("Memory #%1").replace("%1", str(row["id"])))
-        self.editor.setPlainText(row["content"])
-        self.kind.setCurrentIndex(max(0, self.kind.findData(row["kind"])))
-        self.pin_btn.setText(self.tr("Un&pin  P") if row["pinned"] else self.tr("&Pin  P"))
-        self.info.setText(
-            self.tr("%1 · hits %2 · last hit %3 · created %4 ago")
-            .replace("%1", namespace_label(row["namespace"]))
-            .replace("%2", str(row["hit_count"]))
-            .replace("%3", age_label(row["last_hit_at"]))
-            .replace("%4", age_label(row["created_at"]))
-        )
+        self.editor.setPlainText(values["content"])
+        self.kind.setCurrentIndex(max(0, self.kind.findData(values["kind"])))
+        self.draft_note.setVisible(self._is_dirty())
+        self.pin_btn.setText(self.tr("Un&pin") if row["pinned"] else self.tr("&Pin"))
+        recalled = (self.tr("recalled %1 times, last %2").replace("%1", f"{row['hit_count']:,}")
+                    .replace("%2", ago_label(row["last_hit_at"]))
+                    if row["hit_count"] else self.tr("never recalled yet"))
+        info = (self.tr("%1 · %2 · created %3").replace("%1", namespace_label(row["namespace"]))
+                .replace("%2", recalled).replace("%3", ago_label(row["created_at"])))
+        if row["auto"]:
+            info += " · " + self.tr("approved by the auto-approve policy")
+        self.info.setText(info)
         self.jump_btn.setEnabled(bool(row["first_turn"]))
 
     # -- actions -------------------------------------------------------------------------
 
+    def _write(self, mid: int, action: str, fn: Any, done: str) -> None:
+        entry = self.worker.undo_stack.push(UndoEntry(kind="memory", memory_ids=[mid], action=action))
+
+        def run(ctx: Any) -> Any:
+            with ctx.svc.changelog.batch(entry.batch):
+                return fn(ctx)
+
+        def failed(message: str) -> None:
+            self.worker.undo_stack.discard(entry.batch)
+            self.model.unhide([mid])
+            self.worker.error.emit(message)
+            self.refresh()
+
+        collection_op(self.worker, run, lambda _r: (self.model.unhide([mid]), self.status.emit(done)), failed,
+                      initiator=self)
+
     def save(self) -> None:
-        mid = self.current_id()
-        if mid is None:
+        mid = self._bound
+        if mid is None or not self._original:
             return
-        row = self.memories[mid]
-        content = self.editor.toPlainText()
-        kind = self.kind.currentData()
-        changes: dict[str, Any] = {}
-        if content != row["content"]:
-            changes["content"] = content
-        if kind != row["kind"]:
-            changes["kind"] = kind
+        values = self._values()
+        changes = {k: v for k, v in values.items() if v != self._original.get(k)}
         if not changes:
             self.status.emit(self.tr("Nothing changed."))
             return
-        collection_op(
-            self.worker, lambda ctx: ctx.svc.memories.edit(mid, **changes),
-            lambda _r: self.status.emit(self.tr("Saved memory #%1.").replace("%1", str(mid))),
-            self.worker.error.emit,
-        )
+        self.drafts.pop(mid, None)
+        self.model.drafts.discard(mid)
+        self._original = values  # saved as shown: no draft when the row moves on
+        self.draft_note.hide()
+        self._write(mid, "edit", lambda ctx: ctx.svc.memories.edit(mid, **changes),
+                    self.tr("Saved memory #%1.").replace("%1", str(mid)))
 
-    def _edited_in_place(self, item: QStandardItem) -> None:
-        mid = item.data(MEMORY_ROLE)
-        if mid is None or item.column() != 0 or mid not in self.memories:
-            return
-        text = item.text()
-        if text == self.memories[mid]["content"]:
-            return
-        collection_op(
-            self.worker, lambda ctx: ctx.svc.memories.edit(mid, content=text),
-            lambda _r: self.status.emit(self.tr("Saved memory #%1.").replace("%1", str(mid))),
-            lambda msg: (self.worker.error.emit(msg), self.refresh()),
-        )
+    def _edited_in_place(self, mid: int, text: str) -> None:
+        self._write(mid, "edit", lambda ctx: ctx.svc.memories.edit(mid, content=text),
+                    self.tr("Saved memory #%1.").replace("%1", str(mid)))
 
     def toggle_pin(self) -> None:
         mid = self.current_id()
-        if mid is None:
+        row = self.model.cached(mid) if mid is not None else None
+        if mid is None or row is None:
             return
-        pinned = not self.memories[mid]["pinned"]
-        collection_op(self.worker, lambda ctx: ctx.svc.memories.pin(mid, pinned), None, self.worker.error.emit)
+        pinned = not row["pinned"]
+        self._write(mid, "pin" if pinned else "unpin", lambda ctx: ctx.svc.memories.pin(mid, pinned),
+                    (self.tr("Pinned memory #%1.") if pinned else self.tr("Unpinned memory #%1.")).replace("%1", str(mid)))
 
     def delete(self) -> None:
         mid = self.current_id()
         if mid is None:
             return
-        collection_op(
-            self.worker, lambda ctx: ctx.svc.memories.delete(mid),
-            lambda _r: self.status.emit(self.tr("Deleted memory #%1. Ctrl+Z brings it back.").replace("%1", str(mid))),
-            self.worker.error.emit,
-        )
+        row = self.table.currentIndex().row()
+        self._bound = None
+        self.drafts.pop(mid, None)
+        self.model.remove_ids([mid])
+        self.select_row(row)
+        self._write(mid, "delete", lambda ctx: ctx.svc.memories.delete(mid),
+                    self.tr("Deleted memory #%1. Ctrl+Z brings it back.").replace("%1", str(mid)))
+
+    def undo_entry(self, entry: UndoEntry) -> None:
+        mid = entry.memory_ids[0]
+        messages = {
+            "delete": self.tr("Restored memory #%1."), "edit": self.tr("Undid the edit of memory #%1."),
+            "pin": self.tr("Unpinned memory #%1 again."), "unpin": self.tr("Pinned memory #%1 again."),
+        }
+        message = messages.get(entry.action, self.tr("Undid a change to memory #%1.")).replace("%1", str(mid))
+        collection_op(self.worker, lambda ctx: ctx.svc.changelog.undo_batch(entry.batch),
+                      lambda _r: (self.status.emit(message), self._after_undo(mid)),
+                      lambda text: self.status.emit(self.tr("Could not undo: %1").replace("%1", text)),
+                      initiator=self)
+
+    def _after_undo(self, mid: int) -> None:
+        self.model.unhide([mid])
+        self._pending_select = mid
+        self.model.ids_loaded.connect(self._select_after_refresh)
+
+    def _select_after_refresh(self) -> None:
+        self.model.ids_loaded.disconnect(self._select_after_refresh)
+        self.select_memory(getattr(self, "_pending_select", -1))
 
     def edit(self) -> None:
         self.editor.setFocus()
@@ -306,18 +425,11 @@ class ApprovedTab(QWidget):
 
     def jump(self) -> None:
         mid = self.current_id()
-        turn = self.memories.get(mid, {}).get("first_turn") if mid is not None else None
-        if turn:
-            self.jump_requested.emit(turn)
+        row = self.model.cached(mid) if mid is not None else None
+        if row is not None and row["first_turn"]:
+            self.jump_requested.emit(row["first_turn"])
         elif mid is not None:
             self.status.emit(self.tr("This memory has no originating turn (it was entered by hand)."))
-
-    def undo(self) -> None:
-        collection_op(
-            self.worker, lambda ctx: ctx.svc.memories.undo(),
-            lambda rows: self.status.emit(self.tr("Undone: %1 change(s).").replace("%1", str(len(rows)))),
-            self.status.emit,
-        )
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.KeyPress:
@@ -325,25 +437,31 @@ class ApprovedTab(QWidget):
         key_event: QKeyEvent = event  # type: ignore[assignment]
         key, mods = key_event.key(), key_event.modifiers()
         ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
-        if ctrl and key == Qt.Key.Key_S:
+        if ctrl and key == Qt.Key.Key_S and obj in (self.editor, self.table):
             self.save()
             return True
-        if ctrl and key == Qt.Key.Key_Z and obj is self.tree:
-            self.undo()
-            return True
-        if obj is self.editor:
-            if key == Qt.Key.Key_Escape:
-                self.tree.setFocus()
+        if obj is self.search:
+            if key in (Qt.Key.Key_Escape, Qt.Key.Key_Down, Qt.Key.Key_Return):
+                self.table.setFocus()
                 return True
             return False
-        if ctrl or mods & Qt.KeyboardModifier.AltModifier:
+        if obj is self.editor:
+            if key == Qt.Key.Key_Escape:
+                self.table.setFocus()
+                return True
             return False
+        if obj is not self.table or ctrl or mods & Qt.KeyboardModifier.AltModifier:
+            return False
+        if key == Qt.Key.Key_Question:
+            self.help_requested.emit()
+            return True
         actions = {
             Qt.Key.Key_E: self.edit, Qt.Key.Key_P: self.toggle_pin,
             Qt.Key.Key_Delete: self.delete, Qt.Key.Key_J: self.jump, Qt.Key.Key_Return: self.jump,
             Qt.Key.Key_Enter: self.jump, Qt.Key.Key_Slash: lambda: self.search.setFocus(),
         }
-        if (key in actions and self.current_id() is not None) or key == Qt.Key.Key_Slash:
-            actions[key]()
+        if key in actions:
+            if self.current_id() is not None or key == Qt.Key.Key_Slash:
+                actions[key]()
             return True
-        return False
+        return bool(key_event.text() and key_event.text().isprintable())  # no type-ahead

@@ -48,6 +48,8 @@ TEMPLATES: tuple[str, ...] = (
     "{0} is empty; nothing was imported.",
     "Line {0} of {1} conflicts with stored data or breaks a rule ({2}); nothing was imported.",
     "Line {0} of {1} cannot be stored ({2}); nothing was imported.",
+    "The database file {0} was deleted or replaced while it was open; nothing was written. Restart MadoHub"
+    " Memory to open the file that is there now.",
     "Unexpected error: {0}",
 )
 

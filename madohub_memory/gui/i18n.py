@@ -178,3 +178,11 @@ def age_label(iso: str | None, now: datetime | None = None) -> str:
     if seconds < 86400:
         return f"{int(seconds // 3600)} " + QCoreApplication.translate("Vocab", "h")
     return f"{int(seconds // 86400)} " + QCoreApplication.translate("Vocab", "d")
+
+
+def ago_label(iso: str | None, now: datetime | None = None) -> str:
+    """``14 min ago``, ``just now``, ``never``: an age that reads as a sentence part."""
+    age = age_label(iso, now)
+    if not iso or age in (QCoreApplication.translate("Vocab", "just now"), iso):
+        return age
+    return QCoreApplication.translate("Vocab", "%1 ago").replace("%1", age)

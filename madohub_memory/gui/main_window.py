@@ -1,4 +1,9 @@
-"""The main window: Pending / Approved / Advanced (/ Decisions) tabs over one DB worker."""
+"""The main window: Pending / Approved / Advanced (/ Decisions) tabs over one DB worker.
+
+It owns what spans the tabs: Ctrl+Z (this window's own undo stack, whatever tab made the
+step), Ctrl+Q, the "Saving N decisions…" note, and closing only once every queued
+decision is stored.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import importlib
 import importlib.util
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabWidget, QWidget
 
@@ -17,6 +22,7 @@ from madohub_memory.gui.pending_tab import PendingTab
 from madohub_memory.gui.turn_viewer import TurnViewer
 from madohub_memory.gui.welcome import ShortcutsDialog, WelcomePage
 from madohub_memory.gui.worker import DbWorker, query_op
+from madohub_memory.services.changes import OpChanges
 
 TAB_NAMES = ("pending", "approved", "advanced", "decisions")
 
@@ -44,8 +50,18 @@ class MainWindow(QMainWindow):
         self.turn_viewer: TurnViewer | None = None
         self.totals: dict[str, int] | None = None
         self._error_box: QMessageBox | None = None
+        self._close_when_saved = False
         worker.error.connect(self.show_error)
-        worker.data_changed.connect(self._data_changed)
+        worker.operation_did_execute.connect(self._operation_did_execute)
+        worker.writes_changed.connect(self._writes_changed)
+        self.saving_label = QLabel()
+        self.saving_label.setObjectName("savingNote")
+        self.saving_label.hide()
+        self.statusBar().addPermanentWidget(self.saving_label)
+        self._saving_timer = QTimer(self)
+        self._saving_timer.setSingleShot(True)
+        self._saving_timer.setInterval(300)  # a decision stored within a frame never flashes it
+        self._saving_timer.timeout.connect(self._show_saving)
         self._build()
         for number in range(1, 5):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{number}"), self)
@@ -54,6 +70,8 @@ class MainWindow(QMainWindow):
         undo.activated.connect(self.undo)
         help_key = QShortcut(QKeySequence("F1"), self)
         help_key.activated.connect(self.show_shortcuts)
+        quit_key = QShortcut(QKeySequence("Ctrl+Q"), self)
+        quit_key.activated.connect(self.close)
         if restore:
             geometry = self.qsettings.value("window/geometry")
             if geometry is not None:
@@ -98,6 +116,8 @@ class MainWindow(QMainWindow):
         for source in (self.pending, self.approved, self.advanced, self.welcome):
             source.status.connect(self.show_status)
         self.pending.help_requested.connect(self.show_shortcuts)
+        self.approved.help_requested.connect(self.show_shortcuts)
+        self.pending.undo_requested.connect(self.undo)
         self.advanced.language_changed.connect(self.switch_language)
         self.advanced.settings_loaded.connect(self._settings_loaded)
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -123,8 +143,13 @@ class MainWindow(QMainWindow):
         self.qsettings.setValue("ui/language", lang)
         index = self.tabs.currentIndex()
         old = self.tabs
+        old_pending = self.pending
         self.statusBar().removeWidget(self.count_label)
+        drafts = dict(old_pending.drafts)
+        old_pending.shutdown()
         self._build()
+        self.pending.drafts.update(drafts)
+        self.pending.model.drafts.update(drafts)
         old.deleteLater()
         self.tabs.setCurrentIndex(index)
         if self.totals is not None:
@@ -145,18 +170,22 @@ class MainWindow(QMainWindow):
         if index == 0:
             self.pending.table.setFocus()
         elif index == 1:
-            self.approved.tree.setFocus()
+            self.approved.table.setFocus()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, lambda: self._tab_changed(self.tabs.currentIndex()))  # keys go to the list
 
     def _count_changed(self, count: int) -> None:
         title = self.tr("Pending (%1)").replace("%1", f"{count:,}")
         self.tabs.setTabText(0, title)
         self.count_label.setText(self.tr("%1 pending").replace("%1", f"{count:,}"))
 
-    def _data_changed(self, origin: str) -> None:
-        if origin == "queue":
-            return  # a decision in the queue neither empties the database nor changes decisions
-        self._load_totals()
-        if self.decisions is not None:
+    def _operation_did_execute(self, changes: OpChanges, initiator: object) -> None:
+        # a decision in the queue neither empties the database nor changes decision memory
+        if (changes.candidates or changes.memories) and initiator is not self.pending:
+            self._load_totals()
+        if changes.decisions and self.decisions is not None:
             self._load_decisions()
 
     def _load_totals(self) -> None:
@@ -186,10 +215,16 @@ class MainWindow(QMainWindow):
     # -- actions -------------------------------------------------------------------------
 
     def undo(self) -> None:
-        if self.tabs.currentWidget() is self.approved:
-            self.approved.undo()
+        """Take back this window's newest step, wherever it was made; never a settings change
+        and never what the CLI, an agent or another window did."""
+        entry = self.worker.undo_stack.pop()
+        if entry is None:
+            self.show_status(self.tr("Nothing to undo in this window."))
+            return
+        if entry.kind == "memory":
+            self.approved.undo_entry(entry)
         else:
-            self.pending.undo()
+            self.pending.undo_entry(entry)
 
     def open_turn(self, turn_id: str) -> None:
         if self.turn_viewer is not None:
@@ -220,8 +255,36 @@ class MainWindow(QMainWindow):
         self._error_box = box
         box.open()
 
+    # -- saving and closing --------------------------------------------------------------
+
+    def _writes_changed(self, count: int) -> None:
+        if count == 0:
+            self._saving_timer.stop()
+            self.saving_label.hide()
+            if self._close_when_saved:
+                self._close_when_saved = False
+                QTimer.singleShot(0, self.close)
+        elif self.saving_label.isVisible() or self._close_when_saved:
+            self._show_saving()
+        elif not self._saving_timer.isActive():
+            self._saving_timer.start()
+
+    def _show_saving(self) -> None:
+        count = self.worker.pending_writes
+        if count == 0:
+            return
+        self.saving_label.setText(self.tr("Saving %n decision(s)…", "", count))
+        self.saving_label.show()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.worker.pending_writes:
+            # Every decision the screen showed as made is stored before the window goes.
+            self._close_when_saved = True
+            self._show_saving()
+            event.ignore()
+            return
         self.qsettings.setValue("window/geometry", self.saveGeometry())
         self.qsettings.setValue("window/tab", self.tabs.currentIndex())
         self.welcome.finish_import()
+        self.pending.shutdown()
         super().closeEvent(event)

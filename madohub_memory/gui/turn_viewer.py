@@ -8,6 +8,8 @@ Personal data in the turns (e-mail addresses, phone and ID numbers, IBANs; see
 from __future__ import annotations
 
 import html
+import re
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QUrl
@@ -50,8 +52,39 @@ def mark_pii(text: str, label: str) -> str:
     return "".join(out)
 
 
+_FENCE = re.compile(r"^[ \t]*```[^\n]*\n(.*?)(?:^[ \t]*```[ \t]*$|\Z)", re.S | re.M)
+_PRE = "white-space:pre-wrap"
+_CODE = ("white-space:pre; font-family:monospace; background:#eef0f3; border:1px solid #d8dbe0;"
+         " padding:6px; margin:4px 0")
+
+
+def render_body(text: str, monospace: bool = False, escape: Callable[[str], str] = html.escape) -> str:
+    """A turn's text as rich text that keeps what code needs: Markdown code blocks become
+    preformatted blocks, and elsewhere spaces and line breaks are kept as typed; ``escape``
+    turns plain text into HTML (the caller marks personal data with it)."""
+    font = "font-family:monospace; " if monospace else ""
+    parts = []
+    pos = 0
+    for match in _FENCE.finditer(text):
+        before = text[pos : match.start()]
+        if before.strip("\n"):
+            parts.append(f"<div style='{font}{_PRE}'>{escape(before.strip(chr(10)))}</div>")
+        code = match.group(1).rstrip("\n")
+        parts.append(f"<pre style='{_CODE}'>{escape(code)}</pre>")
+        pos = match.end()
+    rest = text[pos:]
+    if rest.strip("\n") or not parts:
+        parts.append(f"<div style='{font}{_PRE}'>{escape(rest.strip(chr(10)))}</div>")
+    return "".join(parts)
+
+
 def render_turns(context: dict[str, Any], expanded: set[int], labels: dict[str, str]) -> str:
     """HTML for the turns; long tool output is folded unless its seq is in ``expanded``."""
+    pii_label = labels.get("pii", "personal data")
+
+    def mark(part: str) -> str:
+        return mark_pii(part, pii_label)
+
     parts = []
     focus = context["focus"]
     for i, turn in enumerate(context["turns"]):
@@ -60,9 +93,7 @@ def render_turns(context: dict[str, Any], expanded: set[int], labels: dict[str, 
         lines = turn["content"].split("\n")
         folded = role in ("tool", "system") and len(lines) > FOLD_LINES and turn["seq"] not in expanded
         shown = "\n".join(lines[:8]) if folded else turn["content"]
-        body = mark_pii(shown, labels.get("pii", "personal data")).replace("\n", "<br>")
-        if role == "tool":
-            body = f"<span style='font-family:monospace'>{body}</span>"
+        body = render_body(shown, monospace=role == "tool", escape=mark)
         if folded:
             more = labels["fold"].replace("%1", str(len(lines) - 8))
             body += f"<br><a href='expand:{turn['seq']}'>{html.escape(more)}</a>"

@@ -1,5 +1,4 @@
-"""First run with an empty database: demo data, transcript import, connecting an agent;
-and the keyboard shortcuts sheet."""
+"""First run with an empty database: demo data, transcript import, connecting an agent."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QProcess, Qt, Signal
+from PySide6.QtCore import QProcess, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from madohub_memory.gui.i18n import icon
 from madohub_memory.gui.worker import DbWorker, collection_op
+from madohub_memory.services.changes import OpChanges
 
 
 def has_ingest() -> bool:
@@ -70,7 +70,8 @@ class WelcomePage(QWidget):
         from madohub_memory.services.demo import load_demo
 
         collection_op(self.worker, lambda ctx: load_demo(ctx.svc),
-                      lambda _c: self.status.emit(self.tr("Demo data loaded.")), self.worker.error.emit)
+                      lambda _c: self.status.emit(self.tr("Demo data loaded.")), self.worker.error.emit,
+                      changes=OpChanges.everything())
 
     def import_transcripts(self) -> None:
         start = Path.home() / ".claude" / "projects"
@@ -116,7 +117,7 @@ class WelcomePage(QWidget):
             message = err.strip().splitlines()[-1] if err.strip() else self.tr("The import failed.")
             self.worker.error.emit(message.removeprefix("madohub-memory: "))
             return
-        self.worker.data_changed.emit("local")
+        self.worker.operation_did_execute.emit(OpChanges.everything(), None)
         self.status.emit(self.tr("Imported %1 new turns.").replace("%1", str(new)))
         if code not in (0, 3):
             self.worker.error.emit(err.strip().splitlines()[-1] if err.strip() else self.tr("The import failed."))
@@ -154,38 +155,6 @@ class ConnectDialog(QDialog):
         layout.addWidget(buttons)
 
 
-SHORTCUTS = (
-    ("A", QT_TRANSLATE_NOOP("ShortcutsDialog", "Approve, with the edits in the pane")),
-    ("X / Delete", QT_TRANSLATE_NOOP("ShortcutsDialog", "Reject")),
-    ("E", QT_TRANSLATE_NOOP("ShortcutsDialog", "Edit the text (Esc returns to the list)")),
-    ("Ctrl+Enter", QT_TRANSLATE_NOOP("ShortcutsDialog", "Approve while editing")),
-    ("Shift+J / Enter", QT_TRANSLATE_NOOP("ShortcutsDialog", "Jump to the originating turn")),
-    ("Space", QT_TRANSLATE_NOOP("ShortcutsDialog", "Skip to the next candidate")),
-    ("J / K / ↓ / ↑", QT_TRANSLATE_NOOP("ShortcutsDialog", "Next / previous candidate")),
-    ("Shift+↓ / Shift+↑", QT_TRANSLATE_NOOP("ShortcutsDialog", "Extend the selection for a batch decision")),
-    ("Ctrl+Z", QT_TRANSLATE_NOOP("ShortcutsDialog", "Undo the last decision (repeat for older ones)")),
-    ("/", QT_TRANSLATE_NOOP("ShortcutsDialog", "Focus the filter")),
-    ("Ctrl+1 / 2 / 3", QT_TRANSLATE_NOOP("ShortcutsDialog", "Pending / Approved / Advanced tab")),
-    ("?", QT_TRANSLATE_NOOP("ShortcutsDialog", "This list")),
-)
+from madohub_memory.gui.shortcuts import ShortcutsDialog  # noqa: E402  (its old home)
 
-
-class ShortcutsDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(self.tr("Keyboard shortcuts"))
-        self.resize(520, 440)
-        rows = "".join(
-            f"<tr><td style='padding:4px 16px 4px 0'><b>{key}</b></td><td>{self.tr(text)}</td></tr>"
-            for key, text in SHORTCUTS
-        )
-        browser = QTextBrowser()
-        browser.setAccessibleName(self.tr("Keyboard shortcuts"))
-        browser.setHtml(f"<table>{rows}</table>")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.button(QDialogButtonBox.StandardButton.Close).setText(self.tr("Close"))
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(browser)
-        layout.addWidget(buttons)
-
+__all__ = ["ConnectDialog", "ShortcutsDialog", "WelcomePage"]

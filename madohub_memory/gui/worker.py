@@ -1,11 +1,20 @@
-"""The dashboard's one database thread (the Anki ``QueryOp``/``CollectionOp`` pattern).
+"""The dashboard's one database thread (Anki's ``QueryOp``/``CollectionOp`` pattern).
 
 A :class:`~madohub_memory.store.Store` is used by one thread at a time, and the GUI thread
 must never wait on SQLite, so a single worker thread owns its own ``Services`` and runs
-every operation in order. Results come back to the GUI thread by a queued signal and are
-handed to the success or failure callback there. The worker also polls
-``PRAGMA data_version`` so writes by other processes (CLI, MCP server, background jobs)
-reach the views within a second.
+every operation in the order it was asked for. Results come back to the GUI thread by a
+queued signal and are handed to the success or failure callback there.
+
+Reads are :func:`query_op`; writes are :func:`collection_op`. After a write the worker
+emits ``operation_did_execute(changes, initiator)`` with the
+:class:`~madohub_memory.services.changes.OpChanges` the services recorded, so each view
+refreshes only when something it shows changed, and the view that asked for the change
+(the initiator) can skip the refresh it already did itself. The worker also polls
+``PRAGMA data_version``: a commit by another process (CLI, MCP server, background jobs)
+arrives as ``OpChanges.everything()`` with no initiator.
+
+Every change this window writes carries its origin ``gui:<uuid>``, and the window's own
+undo stack (:class:`~madohub_memory.gui.undo_stack.UndoStack`) lives here beside it.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import sys
 import threading
 import time
 import traceback
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +37,8 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from madohub_memory.core.clock import Clock
 from madohub_memory.core.errors import UserError
 from madohub_memory.gui.error_text import localize_error
+from madohub_memory.gui.undo_stack import UndoStack
+from madohub_memory.services.changes import OpChanges
 
 POLL_MS = 600
 _DEBUG = bool(os.environ.get("MADOHUB_GUI_DEBUG"))
@@ -44,25 +56,39 @@ Success = Callable[[Any], None]
 Failure = Callable[[str], None]
 
 
+@dataclass
+class _Pending:
+    success: Success | None
+    failure: Failure | None
+    write: bool
+    initiator: object | None
+    changes: OpChanges
+
+
 class DbWorker(QObject):
     """Runs ``fn(ctx)`` on the database thread; delivers the result on the GUI thread."""
 
     # No arguments on purpose: results travel through ``_results`` (a thread-safe queue),
     # because PySide6 6.x loses references when bool/None cross threads in signal arguments.
     _finished = Signal()
-    # Emitted on the GUI thread after this process changed data ("local") or another
-    # process committed ("external"); views refresh and keep their selection.
+    # (OpChanges, initiator or None), emitted on the GUI thread after a write of this window
+    # or a commit by another process.
+    operation_did_execute = Signal(object, object)
+    # Kept for views written against the older API: "local" or "external".
     data_changed = Signal(str)
     error = Signal(str)
+    writes_changed = Signal(int)  # writes queued or running (the window waits for 0 to close)
 
     def __init__(self, db_path: str | Path, clock: Clock | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.db_path = Path(db_path)
         self.clock = clock
-        self._tasks: queue.Queue[tuple[int, Callable[[WorkerContext], Any]] | None] = queue.Queue()
-        self._callbacks: dict[int, tuple[Success | None, Failure | None, bool]] = {}
+        self.origin = f"gui:{uuid.uuid4().hex[:12]}"
+        self.undo_stack = UndoStack()
+        self._tasks: queue.Queue[tuple[int, Callable[[WorkerContext], Any], bool] | None] = queue.Queue()
+        self._callbacks: dict[int, _Pending] = {}
         self._tokens = itertools.count(1)
-        self._results: queue.SimpleQueue[tuple[int, bool, Any]] = queue.SimpleQueue()
+        self._results: queue.SimpleQueue[tuple[int, bool, Any, OpChanges]] = queue.SimpleQueue()
         self._finished.connect(self._drain)
         self._thread = threading.Thread(target=self._run, name="madohub-db-worker", daemon=True)
         self._poll_timer = QTimer(self)
@@ -70,46 +96,63 @@ class DbWorker(QObject):
         self._poll_timer.timeout.connect(self._poll)
         self._polling = False
         self._last_version: int | None = None
+        self._replaced_reported = False
         self._last_callback: Any = None
         self._stopped = False
+        self._closing = False
         self.open_error: str | None = None
         self._jobs: list[threading.Thread] = []
         self._thread.start()
 
     # -- thread side ---------------------------------------------------------------------
 
-    def _run(self) -> None:
+    def _open(self) -> WorkerContext:
         from madohub_memory.services import Services
         from madohub_memory.services.queue import QueueService
 
+        svc = Services.open(self.db_path, self.clock, origin=self.origin)
+        return WorkerContext(svc=svc, queue=QueueService(svc))
+
+    def _run(self) -> None:
         ctx: WorkerContext | None = None
         open_error: str | None = None
         try:
-            svc = Services.open(self.db_path, self.clock)
-            ctx = WorkerContext(svc=svc, queue=QueueService(svc))
+            ctx = self._open()
         except UserError as exc:
             open_error = str(exc)
             self.open_error = open_error
-            self._post(0, False, open_error)
+            self._post(0, False, open_error, OpChanges())
         while True:
             item = self._tasks.get()
             if item is None:
                 break
-            token, fn = item
+            token, fn, _write = item
             if ctx is None:
-                self._post(token, False, open_error or "The database could not be opened.")
+                self._post(token, False, open_error or "The database could not be opened.", OpChanges())
                 continue
-            try:
-                value = fn(ctx)
-            except UserError as exc:
-                self._post(token, False, str(exc))
-            except Exception as exc:  # a bug: keep the traceback on stderr, show one sentence
-                traceback.print_exc(file=sys.stderr)
-                self._post(token, False, f"Unexpected error: {type(exc).__name__}: {exc}")
-            else:
-                self._post(token, True, value)
+            self._post(token, *self._call(ctx, fn))
         if ctx is not None:
             ctx.svc.close()
+
+    @staticmethod
+    def _call(ctx: WorkerContext, fn: Callable[[WorkerContext], Any]) -> tuple[bool, Any, OpChanges]:
+        try:
+            value = fn(ctx)
+        except UserError as exc:
+            ctx.svc.changelog.take_changes()  # rolled back: nothing changed
+            return False, str(exc), OpChanges()
+        except Exception as exc:  # a bug: keep the traceback on stderr, show one sentence
+            traceback.print_exc(file=sys.stderr)
+            ctx.svc.changelog.take_changes()
+            return False, f"Unexpected error: {type(exc).__name__}: {exc}", OpChanges()
+        return True, value, ctx.svc.changelog.take_changes()
+
+    def _post(self, token: int, ok: bool, value: Any, changes: OpChanges) -> None:
+        self._results.put((token, ok, value, changes))
+        try:
+            self._finished.emit()
+        except RuntimeError:  # the window (and this object) is gone; nothing is waiting
+            pass
 
     # -- GUI side ------------------------------------------------------------------------
 
@@ -120,76 +163,80 @@ class DbWorker(QObject):
         on_failure: Failure | None = None,
         *,
         mutates: bool = False,
+        initiator: object | None = None,
+        changes: OpChanges | None = None,
     ) -> int:
-        """Queue ``fn``; ``mutates`` makes views refresh after it succeeds."""
+        """Queue ``fn``; ``mutates`` marks a write (views are told what it changed)."""
         if self._stopped:
             return 0
         token = next(self._tokens)
-        self._callbacks[token] = (on_success, on_failure, mutates)
-        self._tasks.put((token, fn))
+        self._callbacks[token] = _Pending(on_success, on_failure, mutates, initiator, changes or OpChanges())
+        self._tasks.put((token, fn, mutates))
+        if mutates:
+            self.writes_changed.emit(self.pending_writes)
         return token
-
-    def _post(self, token: int, ok: bool, value: Any) -> None:
-        self._results.put((token, ok, value))
-        self._finished.emit()
 
     @Slot()
     def _drain(self) -> None:
         # One result per event-loop turn: painting and input interleave with a burst of results.
         try:
-            token, ok, value = self._results.get_nowait()
+            token, ok, value, changes = self._results.get_nowait()
         except queue.Empty:
             return
         started = time.perf_counter()
-        self._deliver(token, ok, value)
+        self._deliver(token, ok, value, changes)
         if _DEBUG and time.perf_counter() - started > 0.01:
             print(f"slow GUI callback {(time.perf_counter() - started) * 1000:.0f} ms:",
                   self._last_callback, file=sys.stderr)
 
-    def _deliver(self, token: int, ok: bool, value: Any) -> None:
-        on_success, on_failure, mutates = self._callbacks.pop(token, (None, None, False))
-        self._last_callback = getattr(on_success, "__qualname__", on_success)
+    def _deliver(self, token: int, ok: bool, value: Any, changes: OpChanges) -> None:
+        pending = self._callbacks.pop(token, None) or _Pending(None, None, False, None, OpChanges())
+        self._last_callback = getattr(pending.success, "__qualname__", pending.success)
+        if pending.write:
+            self.writes_changed.emit(self.pending_writes)
         if self._stopped:
             return
         try:
             if ok:
-                if on_success is not None:
-                    on_success(value)
-            elif on_failure is not None:
-                on_failure(localize_error(str(value)))
+                if pending.success is not None:
+                    pending.success(value)
+            elif pending.failure is not None:
+                pending.failure(localize_error(str(value)))
             else:
                 self.error.emit(localize_error(str(value)))
         except RuntimeError as exc:  # the widget that asked was closed meanwhile
             if "already deleted" not in str(exc):
                 raise
-        if ok and mutates:
-            self.data_changed.emit("local")
+        if ok and pending.write:
+            changed = changes | pending.changes
+            if changed:
+                self.operation_did_execute.emit(changed, pending.initiator)
+                self.data_changed.emit("local")
 
     def submit_background(
         self,
         fn: Callable[[WorkerContext], Any],
         on_success: Success | None = None,
         on_failure: Failure | None = None,
+        *,
+        changes: OpChanges | None = None,
     ) -> int:
         """Run a long job (an ingest of thousands of turns) on its own thread and connection,
         so the queue's reads and decisions are not stuck behind it. Views refresh after."""
         token = next(self._tokens)
-        self._callbacks[token] = (on_success, on_failure, True)
+        self._callbacks[token] = _Pending(on_success, on_failure, True, None, changes or OpChanges.everything())
+        self.writes_changed.emit(self.pending_writes)
 
         def job() -> None:
-            from madohub_memory.services import Services
-            from madohub_memory.services.queue import QueueService
-
             try:
-                with Services.open(self.db_path, self.clock) as svc:
-                    value = fn(WorkerContext(svc=svc, queue=QueueService(svc)))
+                ctx = self._open()
             except UserError as exc:
-                self._post(token, False, str(exc))
-            except Exception as exc:
-                traceback.print_exc(file=sys.stderr)
-                self._post(token, False, f"Unexpected error: {type(exc).__name__}: {exc}")
-            else:
-                self._post(token, True, value)
+                self._post(token, False, str(exc), OpChanges())
+                return
+            try:
+                self._post(token, *self._call(ctx, fn))
+            finally:
+                ctx.svc.close()
 
         thread = threading.Thread(target=job, name="madohub-db-job", daemon=True)
         self._jobs.append(thread)
@@ -201,6 +248,11 @@ class DbWorker(QObject):
         """How many operations are queued or running."""
         return len(self._callbacks)
 
+    @property
+    def pending_writes(self) -> int:
+        """Writes queued or running whose result has not reached the GUI yet."""
+        return sum(1 for p in self._callbacks.values() if p.write)
+
     def start_polling(self) -> None:
         self._poll()  # the baseline version, so the very next commit elsewhere is seen
         self._poll_timer.start()
@@ -209,20 +261,33 @@ class DbWorker(QObject):
         if self._polling:
             return
         self._polling = True
-        self.submit(lambda ctx: ctx.svc.store.data_version(), self._polled, self._poll_failed)
 
-    def _polled(self, version: object) -> None:
+        def check(ctx: WorkerContext) -> tuple[int, bool]:
+            return ctx.svc.store.data_version(), ctx.svc.store.file_replaced()
+
+        self.submit(check, self._polled, self._poll_failed)
+
+    def _polled(self, result: tuple[int, bool]) -> None:
+        version, replaced = result
         self._polling = False
+        if replaced and not self._replaced_reported:
+            self._replaced_reported = True
+            self.error.emit(localize_error(
+                f"The database file {self.db_path} was deleted or replaced while it was open; nothing was"
+                " written. Restart MadoHub Memory to open the file that is there now."))
         changed = self._last_version is not None and version != self._last_version
-        self._last_version = int(version)  # type: ignore[call-overload]
+        self._last_version = int(version)
         if changed:
+            self.operation_did_execute.emit(OpChanges.everything(), None)
             self.data_changed.emit("external")
 
     def _poll_failed(self, _message: str) -> None:
         self._polling = False
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Finish queued work, close the database and join the thread."""
+    def stop(self, timeout: float = 120.0) -> None:
+        """Finish every queued operation (decisions are never dropped), close the database and
+        join the thread. ``timeout`` only guards against a database locked by another process
+        for minutes; the window waits for queued writes before it calls this."""
         if self._stopped:
             return
         self._poll_timer.stop()
@@ -241,6 +306,9 @@ def query_op(worker: DbWorker, fn: Callable[[WorkerContext], Any],
 
 
 def collection_op(worker: DbWorker, fn: Callable[[WorkerContext], Any],
-                  success: Success | None = None, failure: Failure | None = None) -> int:
-    """A write: like :func:`query_op`, and every view refreshes afterwards."""
-    return worker.submit(fn, success, failure, mutates=True)
+                  success: Success | None = None, failure: Failure | None = None, *,
+                  initiator: object | None = None, changes: OpChanges | None = None) -> int:
+    """A write: like :func:`query_op`; afterwards the views hear what it changed.
+    ``initiator`` is the view that asked (it skips the refresh it already did);
+    ``changes`` adds what the services cannot record themselves (jobs, an import)."""
+    return worker.submit(fn, success, failure, mutates=True, initiator=initiator, changes=changes)

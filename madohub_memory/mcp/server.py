@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,9 +47,10 @@ def _tool_errors() -> Iterator[None]:
 def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "madohub-memory") -> MCPServer:
     """An ``MCPServer`` with the memory tools bound to the database at ``db_path``."""
     path = Path(db_path) if db_path else None
+    origin = f"mcp:{uuid.uuid4().hex[:12]}"  # one server process serves one client session
 
     def open_services() -> Services:
-        return Services.open(path)
+        return Services.open(path, origin=origin)
 
     server = MCPServer(name, instructions=INSTRUCTIONS, log_level="ERROR")
     _register_memory_tools(server, open_services)

@@ -4,6 +4,10 @@
 :class:`~madohub_memory.core.clock.Clock`; each family of use cases is a small object
 reached as an attribute (``svc.review``, ``svc.memories``...), created on first use so
 that a CLI command pays only for what it touches.
+
+``origin`` names the actor instance behind every change written through this object
+(``gui:<window>``, ``cli``, ``mcp:<session>``, ``worker``): undo takes back only that
+origin's own changes.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ from madohub_memory.core import log_redaction
 from madohub_memory.core.clock import Clock
 from madohub_memory.store import Store, default_db_path
 
+DEFAULT_ORIGIN = "local"
+
 if TYPE_CHECKING:
+    from madohub_memory.services.changes import ChangeLog
     from madohub_memory.services.memories import MemoryService
     from madohub_memory.services.review import ReviewService
     from madohub_memory.services.settings import SettingsService
@@ -27,14 +34,18 @@ if TYPE_CHECKING:
 
 
 class Services:
-    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN) -> None:
         log_redaction.install()  # no log line of this process carries a secret
         self.store = store
         self.clock = clock or Clock()
+        self.origin = origin
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None) -> Services:
-        return cls(Store(Path(path) if path else default_db_path()), clock)
+    def open(
+        cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None,
+        origin: str = DEFAULT_ORIGIN,
+    ) -> Services:
+        return cls(Store(Path(path) if path else default_db_path()), clock, origin)
 
     def close(self) -> None:
         self.store.close()
@@ -44,6 +55,13 @@ class Services:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @cached_property
+    def changelog(self) -> ChangeLog:
+        """The one history writer every family records through (one batch can span them)."""
+        from madohub_memory.services.changes import ChangeLog
+
+        return ChangeLog(self)
 
     @cached_property
     def settings(self) -> SettingsService:

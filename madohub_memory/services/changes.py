@@ -1,9 +1,17 @@
-"""Recording changes in history, and undoing them.
+"""Recording changes in history, undoing them, and saying what an operation changed.
 
-Every write that a person, the auto-approve policy or an agent makes goes through
-:class:`ChangeLog`, so the history table is complete by construction. A *batch* groups
-the rows of one user-visible action (one approve, or one batch approve of 40 rows); undo
-restores the ``before`` side of the newest batch that is not undone yet.
+Every write that a person, the auto-approve policy or an agent makes goes through the one
+:class:`ChangeLog` of a :class:`~madohub_memory.services.Services`, so the history table is
+complete by construction. A *batch* groups the rows of one user-visible action (one approve,
+or one batch approve of 40 rows); undo restores the ``before`` side of a batch.
+
+Undo is per actor instance (``Services.origin``: ``gui:<window>``, ``cli``, ``mcp:<session>``,
+``worker``): it takes back the newest human batch *that origin* made, never one made by the
+CLI, an agent or another window in between, and never a settings change.
+
+:class:`OpChanges` is what an operation changed (as Anki's ``OpChanges``): the log notes the
+kind of every row it records, and a front end asks :meth:`ChangeLog.take_changes` after an
+operation so that each view refreshes only when something it shows changed.
 """
 
 from __future__ import annotations
@@ -11,13 +19,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import NotFoundError
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import history
 from madohub_memory.store import memories as memory_rows
-from madohub_memory.store import settings as setting_rows
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
@@ -26,20 +34,78 @@ _TABLES = {
     "candidate": (candidate_rows.get_row, candidate_rows.upsert_row, candidate_rows.delete),
     "memory": (memory_rows.get_row, memory_rows.upsert_row, memory_rows.delete),
 }
+_KIND_OF_ENTITY = {"candidate": "candidates", "memory": "memories", "setting": "settings"}
+
+
+@dataclass(frozen=True)
+class OpChanges:
+    """Which families of stored data an operation changed."""
+
+    candidates: bool = False
+    memories: bool = False
+    settings: bool = False
+    jobs: bool = False
+    decisions: bool = False
+
+    @classmethod
+    def everything(cls) -> OpChanges:
+        """What another process changed: unknown, so every view looks again."""
+        return cls(**{f.name: True for f in fields(cls)})
+
+    @classmethod
+    def of(cls, *kinds: str) -> OpChanges:
+        return cls(**{kind: True for kind in kinds})
+
+    def __or__(self, other: OpChanges) -> OpChanges:
+        return OpChanges(**{f.name: getattr(self, f.name) or getattr(other, f.name) for f in fields(self)})
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, f.name) for f in fields(self))
+
+    def names(self) -> list[str]:
+        return [f.name for f in fields(self) if getattr(self, f.name)]
+
+
+def describe_undo(rows: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """What an undo brought back, for the message that names it: candidates back in the
+    queue, other candidates changed, memories restored or reverted, memories taken away
+    (an approval undone)."""
+    pending: list[int] = []
+    candidates: list[int] = []
+    memories: list[int] = []
+    removed: list[int] = []
+    for row in rows:
+        if not str(row["entity_id"]).isdigit():
+            continue
+        entity_id = int(row["entity_id"])
+        before = row["before"] or {}
+        if row["entity"] == "candidate":
+            (pending if before.get("status") == "pending" else candidates).append(entity_id)
+        elif row["entity"] == "memory" and row["before"] is None:
+            removed.append(entity_id)
+        elif row["entity"] == "memory":
+            memories.append(entity_id)
+    return {"pending": pending, "candidates": candidates, "memories": memories, "removed_memories": removed}
 
 
 class ChangeLog:
+    """The history writer of one ``Services``; families share it so one batch can span them."""
+
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self._batch: str | None = None
+        self._touched: set[str] = set()
 
     @contextmanager
-    def batch(self) -> Iterator[str]:
-        """Group every change inside the block into one undoable step, in one transaction."""
+    def batch(self, batch_id: str | None = None) -> Iterator[str]:
+        """Group every change inside the block into one undoable step, in one transaction.
+
+        ``batch_id`` names the step in advance, so a front end can undo exactly the step it
+        asked for (the dashboard binds its undo stack to these names)."""
         if self._batch is not None:
             yield self._batch
             return
-        self._batch = uuid.uuid4().hex
+        self._batch = batch_id or uuid.uuid4().hex
         try:
             with self.svc.store.transaction():
                 yield self._batch
@@ -58,53 +124,69 @@ class ChangeLog:
         history.record(
             self.svc.store, entity=entity, entity_id=entity_id, action=action, actor=actor,
             at=self.svc.clock.now_iso(), before=before, after=after,
-            batch=self._batch or uuid.uuid4().hex,
+            batch=self._batch or uuid.uuid4().hex, origin=self.svc.origin,
         )
+        self._touched.add(_KIND_OF_ENTITY[entity])
 
-    def undo(self, actors: tuple[str, ...] = ("human",)) -> list[dict[str, Any]]:
-        """Undo the newest batch made by ``actors``; return its history rows (oldest first)."""
+    def note(self, *kinds: str) -> None:
+        """Record that an operation changed data kept outside history (jobs, decisions)."""
+        self._touched.update(kinds)
+
+    def take_changes(self) -> OpChanges:
+        """What was recorded since the last call (and forget it)."""
+        touched, self._touched = self._touched, set()
+        return OpChanges.of(*touched)
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def undo(self) -> list[dict[str, Any]]:
+        """Undo the newest human batch of this origin; return its history rows (oldest first)."""
         store = self.svc.store
         with store.transaction():
-            batch = history.last_undoable_batch(store, actors)
+            batch = history.last_undoable_batch(store, self.svc.origin)
             if batch is None:
                 raise NotFoundError("Nothing to undo.")
-            rows = history.batch_rows(store, batch)
-            undo_batch = uuid.uuid4().hex
-            for row in reversed(rows):
-                self._revert(row, undo_batch)
-            history.mark_undone(store, batch)
+            return self._undo_rows(history.undoable_batch_rows(store, batch, self.svc.origin), batch)
+
+    def undo_batch(self, batch: str) -> list[dict[str, Any]]:
+        """Undo the named batch of this origin (the dashboard's Ctrl+Z names the step it shows)."""
+        store = self.svc.store
+        with store.transaction():
+            rows = history.undoable_batch_rows(store, batch, self.svc.origin)
+            if not rows:
+                raise NotFoundError("Nothing to undo.")
+            return self._undo_rows(rows, batch)
+
+    def _undo_rows(self, rows: list[dict[str, Any]], batch: str) -> list[dict[str, Any]]:
+        undo_batch = uuid.uuid4().hex
+        for row in reversed(rows):
+            self._revert(row, undo_batch)
+        history.mark_undone(self.svc.store, batch)
         return rows
 
     def _revert(self, row: dict[str, Any], undo_batch: str) -> None:
         store = self.svc.store
         entity, entity_id = row["entity"], row["entity_id"]
         before, after = row["before"], row["after"]
-        if entity == "setting":
-            current = setting_rows.get_raw(store, entity_id)
-            if before is None:
-                setting_rows.delete(store, entity_id)
-            else:
-                setting_rows.set_raw(store, entity_id, before["value"], self.svc.clock.now_iso())
+        get_row, upsert_row, delete = _TABLES[entity]
+        current_snapshot = get_row(store, int(entity_id))
+        if before is None:
+            delete(store, int(entity_id))
+            restored = None
+        elif after is None or current_snapshot is None:
+            upsert_row(store, before)
             restored = before
-            current_snapshot = None if current is None else {"value": current}
         else:
-            get_row, upsert_row, delete = _TABLES[entity]
-            current_snapshot = get_row(store, int(entity_id))
-            if before is None:
-                delete(store, int(entity_id))
-                restored = None
-            elif after is None or current_snapshot is None:
-                upsert_row(store, before)
-                restored = before
-            else:
-                # Restore only what this change touched, so later counters (seen_count,
-                # hit_count) that other actors raised in between are kept.
-                restored = dict(current_snapshot)
-                for key, value in before.items():
-                    if after.get(key) != value:
-                        restored[key] = value
-                upsert_row(store, restored)
+            # Restore only what this change touched, so later counters (seen_count,
+            # hit_count) that other actors raised in between are kept.
+            restored = dict(current_snapshot)
+            for key, value in before.items():
+                if after.get(key) != value:
+                    restored[key] = value
+            upsert_row(store, restored)
         history.record(
             store, entity=entity, entity_id=entity_id, action="undo", actor="human",
             at=self.svc.clock.now_iso(), before=current_snapshot, after=restored, batch=undo_batch,
+            origin=self.svc.origin,
         )
+        self._touched.add(_KIND_OF_ENTITY[entity])

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 from madohub_memory.core.errors import NotFoundError, ValidationError
 from madohub_memory.core.types import Memory
 from madohub_memory.core.vocab import MEMORY_STATUSES, validate_namespace
-from madohub_memory.services.changes import ChangeLog
 from madohub_memory.services.edits import edit_values
 from madohub_memory.store import memories as memory_rows
 
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 class MemoryService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self.changes = ChangeLog(svc)
+        self.changes = svc.changelog
 
     def get(self, memory_id: int) -> Memory:
         memory = memory_rows.get(self.svc.store, memory_id)
@@ -76,4 +75,4 @@ class MemoryService:
             self.changes.record("memory", memory_id, "delete", "human", before, None)
 
     def undo(self) -> list[dict[str, Any]]:
-        return self.changes.undo(("human",))
+        return self.changes.undo()

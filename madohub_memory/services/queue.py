@@ -1,31 +1,46 @@
-"""The review queue as the dashboard sees it: filtered id lists, row pages, detail views.
+"""The review queue and the approved list as the dashboard sees them: filtered id lists,
+row pages, detail views.
 
-Everything here runs on the dashboard's database worker thread, never on the GUI thread.
-The nearest approved memory is found by word overlap (CJK text is compared by character
-bigrams), which is cheap enough to compute for every candidate a person looks at and
-needs no embedding model.
+Everything here runs on the dashboard's database worker thread, never on the GUI thread,
+and every call is a cheap indexed read (a candidate's detail is one row and its sightings).
+The nearest approved memory is not here: it needs the embedding model, so the dashboard
+asks :mod:`madohub_memory.services.nearest` on a separate thread.
 """
 
 from __future__ import annotations
 
 import difflib
-import itertools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import NotFoundError, ValidationError
-from madohub_memory.core.text import fingerprint
 from madohub_memory.core.vocab import KINDS, SOURCES, validate_namespace
 from madohub_memory.store import candidates as candidate_rows
+from madohub_memory.store import memory_list
 from madohub_memory.store import queue as queue_rows
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
 
-_WORD_RE = re.compile(r"[A-Za-z0-9_]+|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _DIFF_TOKEN_RE = re.compile(r"\s+|[A-Za-z0-9_]+|.", re.S)
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    """What the Approved tab's filter bar selects."""
+
+    text: str = ""
+    namespace: str | None = None
+    sort: str = "namespace"
+    descending: bool = False
+
+    def validated(self) -> MemoryFilter:
+        if self.namespace:
+            validate_namespace(self.namespace)
+        if self.sort not in memory_list.MEMORY_SORTS:
+            raise ValidationError(f"Cannot sort by {self.sort!r}.")
+        return self
 
 
 @dataclass(frozen=True)
@@ -52,22 +67,6 @@ class QueueFilter:
         if self.sort not in queue_rows.SORT_EXPRESSIONS:
             raise ValidationError(f"Cannot sort by {self.sort!r}.")
         return self
-
-
-def tokens(text: str) -> set[str]:
-    """Lower-cased words, plus character bigrams for CJK runs."""
-    words = [w.lower() for w in _WORD_RE.findall(text)]
-    result = {w for w in words if not _CJK_RE.fullmatch(w)}
-    cjk = [w for w in words if _CJK_RE.fullmatch(w)]
-    result.update(a + b for a, b in itertools.pairwise(cjk))
-    result.update(cjk)
-    return result
-
-
-def overlap(a: set[str], b: set[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return len(a & b) / len(a | b)
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
@@ -113,25 +112,6 @@ class QueueService:
     def namespaces(self) -> list[str]:
         return queue_rows.pending_namespaces(self.svc.store)
 
-    def nearest_memory(self, content: str, namespace: str, kind: str) -> dict[str, Any] | None:
-        """The active memory most like ``content`` (same namespace and kind weigh more)."""
-        fp = fingerprint(content)
-        mine = tokens(content)
-        best: dict[str, Any] | None = None
-        best_score = 0.0
-        for row in queue_rows.memory_candidates_for(self.svc.store, namespace):
-            if fingerprint(row["content"]) == fp:
-                score = 1.0
-            else:
-                score = overlap(mine, tokens(row["content"]))
-                score *= 1.0 if row["namespace"] == namespace else 0.8
-                score *= 1.0 if row["kind"] == kind else 0.9
-            if score > best_score:
-                best, best_score = row, score
-        if best is None or best_score < 0.12:
-            return None
-        return {**best, "score": round(best_score, 3), "diff": word_diff(best["content"], content)}
-
     def detail(self, candidate_id: int) -> dict[str, Any]:
         """Everything the detail pane shows for one candidate."""
         row = candidate_rows.get_row(self.svc.store, candidate_id)
@@ -146,8 +126,26 @@ class QueueService:
             "candidate": row,
             "sightings": sightings,
             "turn_ids": turn_ids,
-            "nearest": self.nearest_memory(row["content"], row["namespace"], row["kind"]),
         }
 
     def memories(self, text: str = "") -> list[dict[str, Any]]:
         return queue_rows.active_memories(self.svc.store, text.strip() or None)
+
+    # -- the Approved list ---------------------------------------------------------------
+
+    def memory_ids(self, flt: MemoryFilter | None = None) -> list[int]:
+        f = (flt or MemoryFilter()).validated()
+        return memory_list.memory_ids(
+            self.svc.store, text=f.text.strip() or None, namespace=f.namespace, sort=f.sort,
+            descending=f.descending,
+        )
+
+    def memory_rows(self, ids: list[int]) -> dict[int, dict[str, Any]]:
+        return memory_list.memory_rows(self.svc.store, list(ids))
+
+    def memory_count(self) -> int:
+        return memory_list.active_count(self.svc.store)
+
+    def memory_namespaces(self) -> list[tuple[str, int]]:
+        """Namespaces with active memories, and how many each holds."""
+        return memory_list.namespace_counts(self.svc.store)

@@ -18,7 +18,6 @@ from madohub_memory.core.vocab import (
     validate_source,
 )
 from madohub_memory.extraction.flags import scan
-from madohub_memory.services.changes import ChangeLog
 from madohub_memory.services.dedup import find_equivalent
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
@@ -33,7 +32,7 @@ _ACTOR_FOR_SOURCE = {"manual": "human", "remember": "agent", "turn": "agent", "c
 class ReviewService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self.changes = ChangeLog(svc)
+        self.changes = svc.changelog
 
     # -- creating candidates -------------------------------------------------------------
 
@@ -71,7 +70,15 @@ class ReviewService:
         )
 
     def submit(self, draft: CandidateDraft, actor: str | None = None) -> SubmitResult:
-        """Queue a draft unless an equivalent is already known (DESIGN invariant 3)."""
+        """Queue a draft unless an equivalent is already known (DESIGN invariant 3); a candidate
+        that now qualifies for the auto-approve policy (when it is on) is approved at once,
+        not at the next sweep."""
+        result = self._submit(draft, actor)
+        if result.outcome in ("new", "seen_again") and self.svc.settings.get("auto_approve.enabled"):
+            self.auto_approve(only=[result.candidate_id])
+        return result
+
+    def _submit(self, draft: CandidateDraft, actor: str | None) -> SubmitResult:
         draft = self.validate(draft)
         actor = validate_actor(actor or _ACTOR_FOR_SOURCE[draft.source])
         fp = fingerprint(draft.content)
@@ -277,8 +284,9 @@ class ReviewService:
             for cid in candidate_ids:
                 self.reject(cid)
 
-    def undo(self, actors: tuple[str, ...] = ("human",)) -> list[dict[str, Any]]:
-        return self.changes.undo(actors)
+    def undo(self) -> list[dict[str, Any]]:
+        """Take back the newest decision or edit this origin made (see ``services.changes``)."""
+        return self.changes.undo()
 
     # -- policies run by the sweep -------------------------------------------------------
 
@@ -292,8 +300,9 @@ class ReviewService:
                 self._set_status(cid, "archived", "archive", "auto", "pending")
         return ids
 
-    def auto_approve(self) -> list[int]:
-        """Apply the opt-in auto-approve policy (DESIGN invariant 4); return approved ids."""
+    def auto_approve(self, only: list[int] | None = None) -> list[int]:
+        """Apply the opt-in auto-approve policy (DESIGN invariant 4) to every pending candidate,
+        or to ``only`` these (a candidate that just arrived); return the approved ids."""
         settings = self.svc.settings
         if not settings.get("auto_approve.enabled"):
             return []
@@ -302,7 +311,10 @@ class ReviewService:
             settings.get("auto_approve.min_seen"),
             settings.get("auto_approve.min_confidence"),
             settings.get("auto_approve.excluded_kinds"),
+            only,
         )
+        if not ids:
+            return []
         with self.changes.batch():
             for cid in ids:
                 self.approve(cid, actor="auto")

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.secrets import find_secrets
 from madohub_memory.core.settings_schema import SETTINGS, parse_setting
-from madohub_memory.services.changes import ChangeLog
 from madohub_memory.store import settings as setting_rows
 
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ class SettingsService:
                 f"Setting {key} would store a secret in plain text: keep keys and passwords in the"
                 " environment (the LLM key is read from the variable named by extraction.llm.api_key_env)."
             )
-        changes = ChangeLog(self.svc)
+        changes = self.svc.changelog
         with changes.batch():
             before = setting_rows.get_raw(self.svc.store, key)
             setting_rows.set_raw(self.svc.store, key, parsed, self.svc.clock.now_iso())

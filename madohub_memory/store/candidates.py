@@ -131,13 +131,18 @@ def stale_pending_ids(store: Store, cutoff_iso: str) -> list[int]:
 
 
 def auto_approve_ids(
-    store: Store, min_seen: int, min_confidence: float, excluded_kinds: list[str]
+    store: Store, min_seen: int, min_confidence: float, excluded_kinds: list[str],
+    only: list[int] | None = None,
 ) -> list[int]:
+    """Pending candidates the auto-approve policy promotes (among ``only`` when given)."""
     sql = (
         "SELECT id FROM candidates WHERE status = 'pending' AND flags = ''"
         " AND seen_count >= ? AND confidence >= ?"
     )
     params: list[Any] = [min_seen, min_confidence]
+    if only is not None:
+        sql += f" AND id IN ({', '.join('?' * len(only))})" if only else " AND 0"
+        params.extend(only)
     if excluded_kinds:
         sql += f" AND kind NOT IN ({', '.join('?' * len(excluded_kinds))})"
         params.extend(excluded_kinds)

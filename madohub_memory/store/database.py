@@ -52,6 +52,7 @@ class Store:
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
         self._depth = 0
+        self._identity: tuple[int, int] | None = None
         self._lock = threading.RLock()
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -66,6 +67,29 @@ class Store:
         register_functions(conn)  # SQL functions the recall triggers call (m0004)
         if migrate_schema:
             migrate(self)
+        self._identity = self.file_identity()
+
+    def file_identity(self) -> tuple[int, int] | None:
+        """(device, inode) of the file now at ``path``; ``None`` when there is none."""
+        if str(self.path) == ":memory:":
+            return None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def file_replaced(self) -> bool:
+        """True when the file this connection writes to was deleted or replaced by another
+        one since it was opened: writes would go to a file nobody will open again."""
+        return self._identity is not None and self.file_identity() != self._identity
+
+    def check_file(self) -> None:
+        if self.file_replaced():
+            raise UserError(
+                f"The database file {self.path} was deleted or replaced while it was open; nothing was"
+                " written. Restart MadoHub Memory to open the file that is there now."
+            )
 
     def close(self) -> None:
         self.conn.close()
@@ -87,6 +111,7 @@ class Store:
                 finally:
                     self._depth -= 1
                 return
+            self.check_file()
             self.conn.execute("BEGIN IMMEDIATE")
             self._depth = 1
             try:

@@ -20,29 +20,56 @@ def record(
     before: dict[str, Any] | None,
     after: dict[str, Any] | None,
     batch: str,
+    origin: str = "",
 ) -> int:
     masked = redact_row("history", {"before": before, "after": after})
     before, after = masked["before"], masked["after"]
     cur = store.execute(
-        "INSERT INTO history (entity, entity_id, action, actor, at, before, after, batch)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO history (entity, entity_id, action, actor, at, before, after, batch, origin)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             entity, str(entity_id), action, actor, at,
             None if before is None else json.dumps(before, ensure_ascii=False, sort_keys=True),
             None if after is None else json.dumps(after, ensure_ascii=False, sort_keys=True),
-            batch,
+            batch, origin,
         ),
     )
     return int(cur.lastrowid or 0)
 
 
-def last_undoable_batch(store: Store, actors: tuple[str, ...]) -> str | None:
+def last_undoable_batch(store: Store, origin: str) -> str | None:
+    """The newest batch of human changes to candidates or memories made by ``origin`` that is
+    not undone yet (settings are never taken back by undo)."""
     row = store.query_one(
-        f"SELECT batch FROM history WHERE undone = 0 AND action != 'undo'"
-        f" AND actor IN ({', '.join('?' * len(actors))}) ORDER BY id DESC LIMIT 1",
-        actors,
+        "SELECT batch FROM history WHERE undone = 0 AND action != 'undo' AND actor = 'human'"
+        " AND entity != 'setting' AND origin = ? ORDER BY id DESC LIMIT 1",
+        (origin,),
     )
     return row[0] if row else None
+
+
+def undoable_batch_rows(store: Store, batch: str, origin: str) -> list[dict[str, Any]]:
+    """The rows of ``batch`` when it is an undoable human batch of ``origin``, else ``[]``."""
+    rows = store.query(
+        "SELECT * FROM history WHERE batch = ? AND origin = ? AND undone = 0 AND action != 'undo'"
+        " AND actor = 'human' AND entity != 'setting' ORDER BY id",
+        (batch, origin),
+    )
+    return [decode(dict(r)) for r in rows]
+
+
+def auto_created_memories(store: Store, memory_ids: list[int]) -> set[int]:
+    """Which of ``memory_ids`` the auto-approve policy created (shown as such in the dashboard)."""
+    found: set[int] = set()
+    for start in range(0, len(memory_ids), 500):
+        chunk = [str(i) for i in memory_ids[start : start + 500]]
+        rows = store.query(
+            "SELECT entity_id FROM history WHERE entity = 'memory' AND action = 'create' AND actor = 'auto'"
+            f" AND entity_id IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        )
+        found.update(int(r[0]) for r in rows)
+    return found
 
 
 def batch_rows(store: Store, batch: str) -> list[dict[str, Any]]:

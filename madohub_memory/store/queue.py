@@ -24,8 +24,10 @@ SORT_EXPRESSIONS: dict[str, str] = {
     "flags": "flags",
 }
 
+# The whole text (at most 10,000 characters): the dashboard shows and edits a candidate from
+# this row the instant it is selected, before its provenance has loaded.
 ROW_COLUMNS = (
-    "id, substr(content, 1, 400) AS content, kind, namespace, source, confidence,"
+    "id, content, kind, namespace, source, confidence,"
     " seen_count, flags, created_at, updated_at"
 )
 
@@ -81,7 +83,7 @@ def pending_ids(
 
 
 def rows_by_ids(store: Store, ids: list[int]) -> dict[int, dict[str, Any]]:
-    """Table rows (content cut to 400 characters) for the given candidate ids."""
+    """Table rows for the given candidate ids."""
     result: dict[int, dict[str, Any]] = {}
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
@@ -125,16 +127,6 @@ def sightings_with_turns(store: Store, candidate_id: int) -> list[dict[str, Any]
         " FROM candidate_sightings s LEFT JOIN turns t ON t.id = s.turn_id"
         " WHERE s.candidate_id = ? ORDER BY s.id",
         (candidate_id,),
-    )
-    return [dict(r) for r in rows]
-
-
-def memory_candidates_for(store: Store, namespace: str, limit: int = 3000) -> list[dict[str, Any]]:
-    """Active memories to compare a candidate with: its own namespace first, then others."""
-    rows = store.query(
-        "SELECT id, content, kind, namespace FROM memories WHERE status = 'active'"
-        " ORDER BY (namespace = ?) DESC, id DESC LIMIT ?",
-        (namespace, limit),
     )
     return [dict(r) for r in rows]
 

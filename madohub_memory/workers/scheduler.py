@@ -19,7 +19,7 @@ def run_job(db_path: str | os.PathLike[str], name: str, clock: Clock | None = No
     """Run one job in its own ``Services`` (safe from any thread); errors are recorded, not raised."""
     from madohub_memory.services import Services
 
-    with Services.open(db_path, clock) as svc:
+    with Services.open(db_path, clock, origin="worker") as svc:
         return svc.jobs.run_now(name)
 
 

@@ -1610,4 +1610,382 @@ Basis: {stage}; confidence: {level}
         <translation>{1} 的第 {0} 行无法保存（{2}）；没有导入任何内容。</translation>
     </message>
 </context>
+<context>
+    <name>AdvancedTab</name>
+    <message>
+        <source>Saved: %1.</source>
+        <translation>已保存：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Auto-approve approved %n waiting candidate(s).</source>
+        <translation><numerusform>自动批准已批准 %n 条等待中的候选。</numerusform></translation>
+    </message>
+    <message>
+        <source>Switch the embedding model?</source>
+        <translation>切换向量模型？</translation>
+    </message>
+    <message>
+        <source>Every approved memory is embedded again with %1. That takes a while on a large store, and recall finds less by meaning until it is done.</source>
+        <translation>所有已批准的记忆都要用 %1 重新计算向量。记忆多时需要一段时间，完成之前按语义召回的结果会变少。</translation>
+    </message>
+    <message>
+        <source>Switch and re-embed</source>
+        <translation>切换并重新计算向量</translation>
+    </message>
+    <message>
+        <source>Keep the current model</source>
+        <translation>保留当前模型</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovedTab</name>
+    <message>
+        <source>Filter by namespace</source>
+        <translation>按命名空间筛选</translation>
+    </message>
+    <message>
+        <source>All namespaces</source>
+        <translation>全部命名空间</translation>
+    </message>
+    <message>
+        <source>Approved memories</source>
+        <translation>已批准的记忆</translation>
+    </message>
+    <message>
+        <source>Unsaved edit kept as a draft: Ctrl+S saves it.</source>
+        <translation>未保存的修改已作为草稿保留：按 Ctrl+S 保存。</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Pin</source>
+        <translation>置顶(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Un&amp;pin</source>
+        <translation>取消置顶(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Jump to turn</source>
+        <translation>跳到轮次(&amp;J)</translation>
+    </message>
+    <message>
+        <source>E edit · Ctrl+S save · P pin · Del delete · Enter jump to turn · F2 edit in place · / filter · Ctrl+Z undo · ? all shortcuts</source>
+        <translation>E 编辑 · Ctrl+S 保存 · P 置顶 · Del 删除 · Enter 跳到轮次 · F2 就地编辑 · / 筛选 · Ctrl+Z 撤销 · ? 全部快捷键</translation>
+    </message>
+    <message>
+        <source>%1 of %2 shown</source>
+        <translation>显示 %1 / %2</translation>
+    </message>
+    <message>
+        <source>recalled %1 times, last %2</source>
+        <translation>已召回 %1 次，最近一次 %2</translation>
+    </message>
+    <message>
+        <source>never recalled yet</source>
+        <translation>尚未被召回</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · created %3</source>
+        <translation>%1 · %2 · 创建于 %3</translation>
+    </message>
+    <message>
+        <source>approved by the auto-approve policy</source>
+        <translation>由自动批准策略批准</translation>
+    </message>
+    <message>
+        <source>Pinned memory #%1.</source>
+        <translation>已置顶记忆 #%1。</translation>
+    </message>
+    <message>
+        <source>Unpinned memory #%1.</source>
+        <translation>已取消置顶记忆 #%1。</translation>
+    </message>
+    <message>
+        <source>Restored memory #%1.</source>
+        <translation>已恢复记忆 #%1。</translation>
+    </message>
+    <message>
+        <source>Undid the edit of memory #%1.</source>
+        <translation>已撤销对记忆 #%1 的修改。</translation>
+    </message>
+    <message>
+        <source>Unpinned memory #%1 again.</source>
+        <translation>已重新取消置顶记忆 #%1。</translation>
+    </message>
+    <message>
+        <source>Pinned memory #%1 again.</source>
+        <translation>已重新置顶记忆 #%1。</translation>
+    </message>
+    <message>
+        <source>Undid a change to memory #%1.</source>
+        <translation>已撤销对记忆 #%1 的一项更改。</translation>
+    </message>
+    <message>
+        <source>Could not undo: %1</source>
+        <translation>无法撤销：%1</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <source>Unsaved edit kept as a draft: A approves it.</source>
+        <translation>未保存的修改已作为草稿保留：按 A 批准。</translation>
+    </message>
+    <message>
+        <source>Discard draft</source>
+        <translation>丢弃草稿</translation>
+    </message>
+    <message>
+        <source>Looking for a similar approved memory…</source>
+        <translation>正在查找相似的已批准记忆…</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>%1 · confidence %2 · seen ×%3 · %4</source>
+        <translation>%1 · 置信度 %2 · 出现 ×%3 · %4</translation>
+    </message>
+    <message>
+        <source>Similar memories are not available: %1</source>
+        <translation>无法查找相似记忆：%1</translation>
+    </message>
+    <message>
+        <source>similarity %1</source>
+        <translation>相似度 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Vocab</name>
+    <message>
+        <source>%1 ago</source>
+        <translation>%1前</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Nothing to undo in this window.</source>
+        <translation>此窗口中没有可撤销的操作。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saving %n decision(s)…</source>
+        <translation><numerusform>正在保存 %n 项决定…</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>MemoryModel</name>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Namespace</source>
+        <translation>命名空间</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>Recalled</source>
+        <translation>召回次数</translation>
+    </message>
+    <message>
+        <source>Last recalled</source>
+        <translation>最近召回</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Approved by the auto-approve policy</source>
+        <translation>由自动批准策略批准</translation>
+    </message>
+</context>
+<context>
+    <name>PendingTab</name>
+    <message>
+        <source>%1 of %2 shown</source>
+        <translation>显示 %1 / %2</translation>
+    </message>
+    <message>
+        <source>No candidates match the filter — 0 of %1 shown.</source>
+        <translation>没有候选符合筛选条件——显示 0 / %1。</translation>
+    </message>
+    <message>
+        <source>Nothing waits for your review. New candidates appear here as agents propose them.</source>
+        <translation>没有等待审核的候选。智能体提出新的候选时会显示在这里。</translation>
+    </message>
+    <message>
+        <source>&amp;Approve %1 selected</source>
+        <translation>批准所选 %1 条(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Reject %1 selected</source>
+        <translation>拒绝所选 %1 条(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The candidate left the queue before its text arrived; %1 key(s) were not applied.</source>
+        <translation>候选在内容加载前已离开队列；有 %1 个按键未执行。</translation>
+    </message>
+    <message>
+        <source>%1 flagged candidate(s) left for one-by-one review: %2</source>
+        <translation>%1 条带警告的候选留待逐条审核：%2</translation>
+    </message>
+    <message>
+        <source>#%1 was not approved: %2</source>
+        <translation>#%1 未被批准：%2</translation>
+    </message>
+    <message>
+        <source>#%1 was not rejected: %2</source>
+        <translation>#%1 未被拒绝：%2</translation>
+    </message>
+    <message>
+        <source>Restored %1 to pending.</source>
+        <translation>已将 %1 恢复为待审核。</translation>
+    </message>
+    <message>
+        <source>Could not undo: %1</source>
+        <translation>无法撤销：%1</translation>
+    </message>
+</context>
+<context>
+    <name>SettingLabels</name>
+    <message>
+        <source>Auto-approve</source>
+        <translation>自动批准</translation>
+    </message>
+    <message>
+        <source>Minimum times seen</source>
+        <translation>最少出现次数</translation>
+    </message>
+    <message>
+        <source>Minimum confidence</source>
+        <translation>最低置信度</translation>
+    </message>
+    <message>
+        <source>Never auto-approve</source>
+        <translation>从不自动批准</translation>
+    </message>
+    <message>
+        <source>Archive untouched candidates after</source>
+        <translation>未处理的候选归档时间</translation>
+    </message>
+    <message>
+        <source>Extraction backend</source>
+        <translation>提取后端</translation>
+    </message>
+    <message>
+        <source>Endpoint URL</source>
+        <translation>接口地址</translation>
+    </message>
+    <message>
+        <source>Model name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <source>API key environment variable</source>
+        <translation>API 密钥环境变量</translation>
+    </message>
+    <message>
+        <source>Embedding model</source>
+        <translation>向量模型</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Pending</source>
+        <translation>待审核</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <source>Everywhere</source>
+        <translation>任何位置</translation>
+    </message>
+    <message>
+        <source>In the namespace box: list the known namespaces</source>
+        <translation>在命名空间框中：列出已知的命名空间</translation>
+    </message>
+    <message>
+        <source>First / last candidate, page up / down</source>
+        <translation>第一条 / 最后一条候选，上一页 / 下一页</translation>
+    </message>
+    <message>
+        <source>Focus the filter (Esc or ↓ returns to the list)</source>
+        <translation>聚焦筛选框（Esc 或 ↓ 返回列表）</translation>
+    </message>
+    <message>
+        <source>Edit the memory in the pane (Esc returns to the list)</source>
+        <translation>在右侧面板编辑记忆（Esc 返回列表）</translation>
+    </message>
+    <message>
+        <source>Edit a one-line memory in place</source>
+        <translation>就地编辑单行记忆</translation>
+    </message>
+    <message>
+        <source>Save the edit</source>
+        <translation>保存修改</translation>
+    </message>
+    <message>
+        <source>Pin or unpin</source>
+        <translation>置顶或取消置顶</translation>
+    </message>
+    <message>
+        <source>Delete (Ctrl+Z brings it back)</source>
+        <translation>删除（Ctrl+Z 可恢复）</translation>
+    </message>
+    <message>
+        <source>Move between settings (the mouse wheel changes a field only after a click)</source>
+        <translation>在设置项之间移动（鼠标滚轮只在点击某一项之后才会改变它）</translation>
+    </message>
+    <message>
+        <source>Undo this window's last decision or edit (repeat for older ones; never a setting)</source>
+        <translation>撤销此窗口最近的决定或修改（可重复撤销更早的操作；设置不会被撤销）</translation>
+    </message>
+    <message>
+        <source>Pending / Approved / Advanced / Decisions tab</source>
+        <translation>待审核 / 已批准 / 高级 / 决策 标签页</translation>
+    </message>
+    <message>
+        <source>Close a dialog or the turn viewer</source>
+        <translation>关闭对话框或轮次查看器</translation>
+    </message>
+    <message>
+        <source>Quit (after every decision is saved)</source>
+        <translation>退出（所有决定保存之后）</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>The database file {0} was deleted or replaced while it was open; nothing was written. Restart MadoHub Memory to open the file that is there now.</source>
+        <translation>数据库文件 {0} 在打开期间被删除或替换；没有写入任何内容。请重新启动 MadoHub Memory 以打开现在的文件。</translation>
+    </message>
+</context>
 </TS>

@@ -1,0 +1,108 @@
+"""SQL behind the dashboard's Approved list (ids by filter and sort, rows by id) and the
+stored vector a candidate already has (for the nearest approved memory).
+
+Like the Pending queue, the list holds only ids; rows are fetched by id when painted, so
+100,000 memories never pass through Python as whole rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from madohub_memory.store.database import Store
+
+# Column key -> ORDER BY expression; ``id`` breaks ties for a stable order. Never-recalled
+# memories sort as the oldest recall.
+MEMORY_SORTS: dict[str, str] = {
+    "content": "m.content COLLATE NOCASE",
+    "kind": "m.kind",
+    "namespace": "m.namespace",
+    "pinned": "m.pinned",
+    "hit_count": "m.hit_count",
+    "last_hit_at": "COALESCE(m.last_hit_at, '')",
+    "created_at": "m.created_at",
+    "auto": "m.id",
+}
+
+ROW_SQL = (
+    "SELECT m.id, m.candidate_id, m.content, m.kind, m.namespace, m.pinned, m.hit_count,"
+    " m.last_hit_at, m.weight, m.created_at, m.updated_at,"
+    " (SELECT s.turn_id FROM candidate_sightings s WHERE s.candidate_id = m.candidate_id"
+    "  AND s.turn_id IS NOT NULL ORDER BY s.id LIMIT 1) AS first_turn,"
+    " EXISTS (SELECT 1 FROM history h WHERE h.entity = 'memory' AND h.entity_id = CAST(m.id AS TEXT)"
+    "  AND h.action = 'create' AND h.actor = 'auto') AS auto"
+    " FROM memories m"
+)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def memory_ids(
+    store: Store, *, text: str | None = None, namespace: str | None = None,
+    sort: str = "namespace", descending: bool = False,
+) -> list[int]:
+    """Ids of the active memories matching the filter, in display order."""
+    clauses = ["m.status = 'active'"]
+    params: list[Any] = []
+    if namespace:
+        clauses.append("m.namespace = ?")
+        params.append(namespace)
+    if text:
+        clauses.append("(m.content LIKE ? ESCAPE '\\' OR m.namespace LIKE ? ESCAPE '\\')")
+        params += [f"%{_escape(text)}%", f"%{_escape(text)}%"]
+    expr = MEMORY_SORTS.get(sort, "m.namespace")
+    direction = "DESC" if descending else "ASC"
+    order = f"{expr} {direction}, m.pinned DESC, m.id DESC" if sort == "namespace" else f"{expr} {direction}, m.id {direction}"
+    sql = f"SELECT m.id FROM memories m WHERE {' AND '.join(clauses)} ORDER BY {order}"
+    return [r[0] for r in store.conn.execute(sql, params)]
+
+
+def memory_rows(store: Store, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Rows for the Approved list (whole text, first originating turn, auto-approved mark)."""
+    result: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        rows = store.query(f"{ROW_SQL} WHERE m.id IN ({', '.join('?' * len(chunk))})", chunk)
+        for row in rows:
+            result[row["id"]] = dict(row)
+    return result
+
+
+def active_count(store: Store) -> int:
+    row = store.query_one("SELECT COUNT(*) FROM memories WHERE status = 'active'")
+    return int(row[0]) if row else 0
+
+
+def namespace_counts(store: Store) -> list[tuple[str, int]]:
+    rows = store.query(
+        "SELECT namespace, COUNT(*) FROM memories WHERE status = 'active' GROUP BY namespace ORDER BY namespace"
+    )
+    return [(r[0], int(r[1])) for r in rows]
+
+
+def stored_candidate_vector(store: Store, candidate_id: int, model: str) -> tuple[str, bytes] | None:
+    """(text fingerprint, float16 vector) semantic dedup stored for a candidate, if any."""
+    try:
+        row = store.query_one(
+            "SELECT fingerprint, vector FROM dedup_embeddings WHERE entity = 'candidate'"
+            " AND entity_id = ? AND model = ?",
+            (candidate_id, model),
+        )
+    except sqlite3.OperationalError:  # an older file without the table: the caller embeds the text
+        return None
+    return (str(row[0]), bytes(row[1])) if row else None
+
+
+def insert_bulk_memories(store: Store, rows: list[dict[str, Any]]) -> None:
+    """Insert many active memories in one transaction (benchmarks only; real memories come
+    from ``services.review.approve``)."""
+    with store.transaction():
+        store.conn.executemany(
+            "INSERT INTO memories (content, kind, namespace, fingerprint, hit_count, last_hit_at,"
+            " created_at, updated_at) VALUES (:content, :kind, :namespace, :fingerprint, :hit_count,"
+            " :last_hit_at, :created_at, :updated_at)",
+            rows,
+        )
