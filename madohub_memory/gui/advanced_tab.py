@@ -306,6 +306,8 @@ class AdvancedTab(QWidget):
             if approved:
                 message += " " + self.tr("Auto-approve approved %n waiting candidate(s).", "", len(approved))
             self.status.emit(message)
+            if key.startswith("extraction."):
+                self.reload()  # the destination and today's budget line derive from these settings
 
         collection_op(self.worker, run, done, lambda msg: (self.worker.error.emit(msg), self.reload()),
                       initiator=self)

@@ -47,7 +47,7 @@ STRUCTURAL: dict[str, set[str]] = {
     "candidates": {"kind", "namespace", "source", "status", "flags", "fingerprint", "created_at", "updated_at"},
     "candidate_sightings": {"turn_id", "source", "actor", "seen_at"},
     "memories": {"kind", "namespace", "fingerprint", "last_hit_at", "status", "created_at", "updated_at"},
-    "history": {"entity", "entity_id", "action", "actor", "at", "batch"},
+    "history": {"entity", "entity_id", "action", "actor", "at", "batch", "origin"},
     "settings": {"key", "updated_at"},
     "ingest_files": {"path", "format", "head_hash", "state", "updated_at"},
     "dedup_embeddings": {"entity", "model", "fingerprint"},
