@@ -235,3 +235,23 @@ def test_settings_are_validated_and_persist_across_processes(db_path, svc: Servi
     svc.settings.set("auto_approve.excluded_kinds", "postmortem")
     with Services.open(db_path) as other:
         assert other.settings.get("auto_approve.excluded_kinds") == ["postmortem"]
+
+
+def test_undo_refuses_a_step_that_another_actor_overwrote_since(tmp_path) -> None:
+    """Found by the property test: undoing a restore after the archive sweep archived the
+    candidate revived it as a second pending twin of a newer candidate."""
+    clock = Clock("2026-11-01T09:00:00Z")
+    draft = CandidateDraft(content="Use pnpm", kind="preference", namespace=None, source="remember",
+                           confidence=0.3, turn_ids=())
+    with Services.open(tmp_path / "m.db", clock) as svc:
+        first = svc.review.submit(draft).candidate_id
+        svc.review.reject(first)
+        svc.review.restore(first)
+        clock.advance(days=31)
+        svc.sweep.run()  # archives the untouched pending candidate (another actor)
+        second = svc.review.submit(draft).candidate_id
+        assert second != first
+        with pytest.raises(ConflictError, match=f"Candidate {first} has changed since"):
+            svc.review.undo()
+        rows = svc.store.query("SELECT id, status FROM candidates ORDER BY id")
+        assert [tuple(r) for r in rows] == [(first, "archived"), (second, "pending")]

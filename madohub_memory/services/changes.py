@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from madohub_memory.core.errors import NotFoundError
+from madohub_memory.core.errors import ConflictError, NotFoundError
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import history
 from madohub_memory.store import memories as memory_rows
@@ -35,6 +35,9 @@ _TABLES = {
     "memory": (memory_rows.get_row, memory_rows.upsert_row, memory_rows.delete),
 }
 _KIND_OF_ENTITY = {"candidate": "candidates", "memory": "memories", "setting": "settings"}
+# Fields that other actors move on their own (a sighting, a recall, a decay pass): a change
+# to them since the undone step is kept, not treated as a conflict.
+_VOLATILE = frozenset({"seen_count", "hit_count", "last_hit_at", "last_seen_at", "updated_at", "weight"})
 
 
 @dataclass(frozen=True)
@@ -158,11 +161,30 @@ class ChangeLog:
             return self._undo_rows(rows, batch)
 
     def _undo_rows(self, rows: list[dict[str, Any]], batch: str) -> list[dict[str, Any]]:
+        self._refuse_if_superseded(rows)
         undo_batch = uuid.uuid4().hex
         for row in reversed(rows):
             self._revert(row, undo_batch)
         history.mark_undone(self.svc.store, batch)
         return rows
+
+    def _refuse_if_superseded(self, rows: list[dict[str, Any]]) -> None:
+        """Refuse an undo whose rows were overwritten since by another actor (the archive sweep,
+        another window, the CLI): putting back their ``before`` would silently undo that
+        later change too, e.g. revive an archived candidate next to its pending twin."""
+        last_after: dict[tuple[str, int], dict[str, Any] | None] = {}
+        for row in rows:  # the state this batch left each entity in is its last row's 'after'
+            if row["entity"] in _TABLES:
+                last_after[(row["entity"], int(row["entity_id"]))] = row["after"]
+        for (entity, entity_id), after in last_after.items():
+            current = _TABLES[entity][0](self.svc.store, entity_id)
+            if after is None or current is None:
+                continue
+            changed = [key for key, value in after.items() if key not in _VOLATILE and current.get(key) != value]
+            if changed:
+                label = "Candidate" if entity == "candidate" else "Memory"
+                status = f" (it is now {current['status']})" if "status" in changed else ""
+                raise ConflictError(f"Cannot undo: {label} {entity_id} has changed since{status}.")
 
     def _revert(self, row: dict[str, Any], undo_batch: str) -> None:
         store = self.svc.store
