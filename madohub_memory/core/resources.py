@@ -39,3 +39,13 @@ def resources_dir() -> Path:
     raise UserError(
         f"The resources folder is missing (looked in {', '.join(map(str, places))}); reinstall MadoHub Memory."
     )
+
+
+def desktop_file(name: str) -> Path:
+    """A desktop metadata file (``.desktop``, metainfo): ``resources/desktop/`` in a wheel or
+    bundle, ``packaging/`` in a source checkout (where it is kept, next to the bundle spec)."""
+    base = resources_dir()
+    for path in (base / "desktop" / name, base.parent / "packaging" / name):
+        if path.is_file():
+            return path
+    raise UserError(f"The desktop file {name} is missing from this installation; reinstall MadoHub Memory.")
