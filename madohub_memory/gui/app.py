@@ -117,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
             return 0
         worker.start_polling()
         window.show()
+        from madohub_memory.gui.tray import TrayController
+
+        window.tray = TrayController(window, worker)  # type: ignore[attr-defined]  # no-op without a tray
         schedulers = start_background_jobs(path)
         try:
             return int(app.exec())
