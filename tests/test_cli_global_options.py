@@ -58,3 +58,33 @@ def test_version_and_a_missing_value(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout.strip() == f"madohub-memory {__version__}"
     done = run_cli("--db")
     assert done.returncode == 2 and "--db: expected one argument" in done.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["--db", "x.db", "--json", "pending", "--kind", "fact"],
+    ["remember", "Use pnpm", "--kind", "preference", "--db", "x.db"],
+    ["memory", "pin", "3"],
+    ["export", "out.jsonl", "--json"],
+    ["--db=x.db", "turn", "abc"],
+    ["decisions", "stats"],
+])
+def test_parsing_with_one_module_equals_the_whole_command_line(argv: list[str]) -> None:
+    """Only the command's module is imported at start-up; the result is the same as with all."""
+    from madohub_memory.cli import build_parser, command_name, module_for, parse
+
+    module = module_for(command_name(argv) or "")
+    assert module is not None
+    quick, full = vars(parse(argv)), vars(build_parser().parse_args(argv))
+    assert quick.keys() == full.keys()
+    assert {k: v for k, v in quick.items() if k != "handler"} == {k: v for k, v in full.items() if k != "handler"}
+    assert quick["handler"].__qualname__ == full["handler"].__qualname__
+
+
+def test_help_and_unknown_commands_use_the_whole_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["no-such-command"])
+    assert "invalid choice: 'no-such-command' (choose from 'add'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "recall" in out and "desktop" in out

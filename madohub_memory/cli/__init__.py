@@ -47,7 +47,8 @@ def common_parser() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``only`` just the commands of that one module."""
     parser = argparse.ArgumentParser(
         prog="madohub-memory",
         description="Human-gated long-term memory for AI agents.",
@@ -56,12 +57,64 @@ def build_parser() -> argparse.ArgumentParser:
     add_global_options(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = common_parser()
-    for name in COMMAND_MODULES:
+    for name in [only] if only else COMMAND_MODULES:
         module_name = f"{__name__}.{name}_cmd"
         if importlib.util.find_spec(module_name) is None:
             continue
         importlib.import_module(module_name).register(subparsers, common)
+    parser.commands = sorted(subparsers.choices)  # type: ignore[attr-defined]
     return parser
+
+
+def command_name(argv: Sequence[str]) -> str | None:
+    """The sub-command named in ``argv`` (after any global options), or None (help, version...)."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token == "--db":
+            skip = True
+        elif token == "--json" or token.startswith("--db="):
+            continue
+        elif token.startswith("-"):
+            return None
+        else:
+            return token
+    return None
+
+
+def module_for(command: str) -> str | None:
+    """The module of :data:`COMMAND_MODULES` that registers ``command``, found without importing
+    them all: ``<command>_cmd`` or, for modules with several commands, by reading their source
+    for ``add_parser("<command>"``. None when unsure (a frozen app has no source): then every
+    module is registered, as before."""
+    if command in COMMAND_MODULES:
+        return command
+    needles = (f'add_parser("{command}"', f"add_parser('{command}'")
+    for name in COMMAND_MODULES:
+        spec = importlib.util.find_spec(f"{__name__}.{name}_cmd")
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        try:
+            with open(spec.origin, encoding="utf-8") as handle:
+                source = handle.read()
+        except OSError:
+            return None
+        if any(needle in source for needle in needles):
+            return name
+    return None
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse with only the module of the command imported (start-up time: an agent's hook runs
+    this on every turn); anything unexpected is parsed by the whole command line."""
+    command = command_name(argv)
+    module = module_for(command) if command else None
+    if module is not None:
+        parser = build_parser(module)
+        if command in parser.commands:  # type: ignore[attr-defined]
+            return parser.parse_args(argv)
+    return build_parser().parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,8 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list == ["--version"]:  # answered before every command module is imported
         print(f"madohub-memory {__version__}")
         return 0
-    parser = build_parser()
-    args = parser.parse_args(args_list)
+    args = parse(args_list)
     try:
         return int(args.handler(args) or 0)
     except UserError as exc:
