@@ -74,3 +74,38 @@ def test_minilm_without_the_extra_says_how_to_install(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # as in an install without [minilm]
     with pytest.raises(ValidationError, match=r"madohub-memory\[minilm\]"):
         embeddings.MiniLM()
+
+
+CHINESE = ["项目用什么数据库", "我们决定用PostgreSQL而不是MySQL，因为订单表需要事务",
+           "部署前需要人工确认吗？", "用户喜欢简洁的回答：先给结论，再说细节。", "博客用 Hugo 生成静态页面"]
+
+
+def test_jieba_from_the_mapped_dictionary_segments_like_jieba(cache_dir: Path) -> None:
+    from madohub_memory.recall import jieba_cache
+
+    jieba = jieba_cache.import_jieba()
+    reference = jieba.Tokenizer()
+    reference.initialize()  # jieba's own loader
+    mapped = jieba.Tokenizer()
+    mapped.lock = reference.lock.__class__()
+    jieba_dt, jieba.dt = jieba.dt, mapped
+    try:
+        jieba_cache.initialize(jieba)
+        assert mapped.initialized and mapped.total == reference.total
+        assert any(cache_dir.glob("jieba-*/manifest.json"))
+        for text in CHINESE:
+            assert list(mapped.cut_for_search(text)) == list(reference.cut_for_search(text)), text
+            assert list(mapped.cut(text, HMM=True)) == list(reference.cut(text, HMM=True)), text
+    finally:
+        jieba.dt = jieba_dt
+
+
+def test_jieba_is_imported_without_pkg_resources(tmp_path: Path) -> None:
+    """In a Python 3.11 venv setuptools is there, and importing pkg_resources costs ~0.3 s."""
+    import subprocess
+
+    probe = ("import sys; from madohub_memory.recall import jieba_cache; jieba_cache.import_jieba(); "
+             "print('pkg_resources' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -8,9 +8,8 @@ both, every time. The first load writes what they produce to
 
 * every weight array as ``.npy``, opened with ``mmap_mode="r"`` (the embedding table is
   read only at the rows a text uses);
-* the prefix dict as an open-addressing hash table over a blob of UTF-8 keys (int32
-  arrays read through ``memoryview`` casts of an ``mmap``), looked up per substring and
-  memoised, so nothing is parsed at start;
+* the prefix dict as a :class:`~madohub_memory.recall.mapped_table.MappedTable`, looked
+  up per substring, so nothing is parsed at start;
 * the piece scores and the normaliser's character map as raw bytes.
 
 The forward pass and the Viterbi segmentation are the package's own (subclasses that only
@@ -25,13 +24,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
-import mmap
-import os
-import shutil
 import struct
 import sys
-import tempfile
-import time
 import zlib
 from array import array
 from pathlib import Path
@@ -40,10 +34,11 @@ from typing import Any
 
 import numpy as np
 
+from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
+
 log = logging.getLogger(__name__)
 
-FORMAT = 1
-_MISSING = object()
+FORMAT = 2
 
 
 # -- the package's modules, without its __init__ ------------------------------------------
@@ -80,15 +75,6 @@ def model_files() -> tuple[Path, Path]:
 
 # -- where the cache lives -------------------------------------------------------------------
 
-def cache_root() -> Path:
-    env = os.environ.get("MADOHUB_CACHE_DIR")
-    if env:
-        return Path(env).expanduser() / "models"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("madohub-memory", appauthor=False)) / "models"
-
-
 def cache_key() -> str:
     parts = [f"f{FORMAT}"]
     for path in model_files():
@@ -97,81 +83,12 @@ def cache_key() -> str:
     return "use-multilingual-" + format(zlib.crc32("/".join(parts).encode()), "08x")
 
 
-# -- the tokenizer's prefix table as a memory-mapped hash table -----------------------------
-
-class _Mapped:
-    """Read-only files mapped once; int32/float32 views are ``memoryview`` casts."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._maps: list[mmap.mmap] = []
-
-    def bytes(self, name: str) -> memoryview:
-        with open(self.folder / name, "rb") as handle:
-            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        self._maps.append(mapped)
-        return memoryview(mapped)
-
-    def ints(self, name: str) -> memoryview:
-        return self.bytes(name).cast("i")
-
-
-class MappedPrefixes:
-    """``get(text)`` like the tokenizer's prefix dict: piece id + 1, 0 for a prefix of a
-    piece that is not one itself, ``None`` for neither."""
-
-    def __init__(self, files: _Mapped) -> None:
-        self._slots = files.ints("prefix_slots.bin")
-        self._offsets = files.ints("prefix_offsets.bin")
-        self._values = files.ints("prefix_values.bin")
-        self._keys = files.bytes("prefix_keys.bin")
-        self._mask = len(self._slots) - 1
-        self._memo: dict[str, int | None] = {}
-
-    def get(self, text: str, default: Any = None) -> int | None:
-        value = self._memo.get(text, _MISSING)
-        if value is _MISSING:
-            value = self._lookup(text.encode("utf-8"))
-            if len(self._memo) < 200_000:
-                self._memo[text] = value
-        return default if value is None else value  # type: ignore[return-value]
-
-    def _lookup(self, key: bytes) -> int | None:
-        slots, offsets, keys, mask = self._slots, self._offsets, self._keys, self._mask
-        slot = zlib.crc32(key) & mask
-        while True:
-            index = slots[slot]
-            if index < 0:
-                return None
-            if keys[offsets[index]:offsets[index + 1]] == key:
-                return self._values[index]
-            slot = (slot + 1) & mask
-
-
-def _write_prefixes(folder: Path, prefixes: dict[str, int]) -> None:
-    keys = [k.encode("utf-8") for k in prefixes]
-    size = 1
-    while size < 2 * len(keys):
-        size *= 2
-    slots = np.full(size, -1, dtype=np.int32)
-    mask = size - 1
-    for index, key in enumerate(keys):
-        slot = zlib.crc32(key) & mask
-        while slots[slot] >= 0:
-            slot = (slot + 1) & mask
-        slots[slot] = index
-    offsets = np.zeros(len(keys) + 1, dtype=np.int32)
-    np.cumsum([len(k) for k in keys], out=offsets[1:])
-    (folder / "prefix_slots.bin").write_bytes(slots.tobytes())
-    (folder / "prefix_offsets.bin").write_bytes(offsets.tobytes())
-    (folder / "prefix_values.bin").write_bytes(np.asarray(list(prefixes.values()), dtype=np.int32).tobytes())
-    (folder / "prefix_keys.bin").write_bytes(b"".join(keys))
-
+# -- the tokenizer's pieces ----------------------------------------------------------------
 
 class _Pieces:
     """The piece strings, decoded on demand (only piece output and ``vocab_size`` use them)."""
 
-    def __init__(self, files: _Mapped) -> None:
+    def __init__(self, files: MappedFiles) -> None:
         self._offsets = files.ints("piece_offsets.bin")
         self._blob = files.bytes("piece_keys.bin")
 
@@ -215,7 +132,7 @@ def build(folder: Path) -> None:
     single, lists, scalars = _arrays(backend)
     for name, value in single.items():
         np.save(folder / f"w.{name}.npy", np.ascontiguousarray(value), allow_pickle=False)
-    _write_prefixes(folder, tokenizer._prefixes)
+    write_table(folder, "prefixes", tokenizer._prefixes.items())
     pieces = [p.encode("utf-8") for p in tokenizer._pieces]
     offsets = np.zeros(len(pieces) + 1, dtype=np.int32)
     np.cumsum([len(p) for p in pieces], out=offsets[1:])
@@ -242,7 +159,7 @@ def load(folder: Path, threads: int = 1) -> Any:
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     if manifest.get("format") != FORMAT:
         raise ValueError("model cache of another format")
-    files = _Mapped(folder)
+    files = MappedFiles(folder)
 
     class MappedTokenizer(tokenizer_module.UsePureTokenizer):  # type: ignore[name-defined,misc]
         def __init__(self) -> None:  # replaces the protobuf parse; encoding is inherited
@@ -255,7 +172,7 @@ def load(folder: Path, threads: int = 1) -> Any:
             self._unk_id, self._bos_id, self._eos_id = meta["unk_id"], meta["bos_id"], meta["eos_id"]
             self._unk_score = meta["unk_score"]
             self._max_len = meta["max_len"]
-            self._prefixes = MappedPrefixes(files)
+            self._prefixes = MappedTable(files, "prefixes")
             self._normalizer = tokenizer_module._Normalizer((folder / "charsmap.bin").read_bytes())
 
     class MappedBackend(backend_module.NumpyBackend):  # type: ignore[name-defined,misc]
@@ -281,44 +198,4 @@ def load(folder: Path, threads: int = 1) -> Any:
 
 def load_use(threads: int = 1) -> Any:
     """The USE multilingual backend from the cache, building the cache on first use."""
-    folder = cache_root() / cache_key()
-    if not (folder / "manifest.json").is_file():
-        _build_atomically(folder)
-    return load(folder, threads)
-
-
-def _build_atomically(folder: Path) -> None:
-    """Build in a sibling temp folder, then rename: a concurrent reader never sees half a cache."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
-    try:
-        build(staging)
-        try:
-            staging.rename(folder)
-        except OSError:  # another process finished first, or a broken folder is in the way
-            if (folder / "manifest.json").is_file():
-                return
-            broken = folder.with_name(f"{staging.name}-broken")
-            folder.rename(broken)
-            shutil.rmtree(broken, ignore_errors=True)
-            staging.rename(folder)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    _remove_stale(folder)
-
-
-def _remove_stale(folder: Path) -> None:
-    """Caches of older package versions unused for a month, and builds killed a day ago."""
-    now = time.time()
-    for old in folder.parent.glob("use-multilingual-*"):
-        try:
-            if old != folder and (old / "manifest.json").stat().st_atime < now - 30 * 86400:
-                shutil.rmtree(old, ignore_errors=True)
-        except OSError:
-            continue
-    for old in folder.parent.glob(".build-*"):
-        try:
-            if old.stat().st_mtime < now - 86400:
-                shutil.rmtree(old, ignore_errors=True)
-        except OSError:
-            continue
+    return load(ensure(cache_root() / cache_key(), build), threads)
