@@ -87,7 +87,10 @@ def test_capture_real_claude_code_file(svc, eval_dev):
     assert tools["tiers"]["all"] == {"Credo + Dialyxir + mix_audit": 1}
     rig = next(p for q, p in points.items() if q.startswith("Which rig"))
     assert rig["tiers"]["all"] == {"No rig": 1}
-    assert rig["precondition"] == "Recommended when there is no personal history yet"
+    # The user turned the first option ("spotter") down: it is not recommended back to them.
+    assert rig["recommendation"] == "No rig" and rig["basis"] == "early_choice"
+    assert rig["precondition"] == "Recommended when you chose it before (too few observations to personalise)"
+    assert tools["recommendation"] == "Credo + Dialyxir + mix_audit"  # not the asker's "(Recommended)" All four
     stats = svc.decisions.stats()
     assert stats["records"] == 2 and stats["sessions"] == 1
 

@@ -45,3 +45,15 @@ def test_mapping_wins_and_longest_prefix_first(tmp_path: Path) -> None:
     assert project_name("/home/a/clients/acme/api", mapping) == "acme"
     assert project_name("/home/a/clients/other", mapping) == "clients"
     assert project_name("/home/a/clientsX", mapping) == "clientsX"
+
+
+@pytest.mark.parametrize(("cwd", "project"), [
+    ("/Users/dev/src/spotter-worktrees/spotter-gqc", "spotter"),
+    ("/Users/dev/src/spotter-worktrees/spotter-gqc/lib/web", "spotter"),
+    ("/home/dev/shop/.worktrees/feature-x", "shop"),
+    ("/home/dev/shop/.claude/worktrees/fix-login", "shop"),
+    ("/home/dev/code/worktrees", "worktrees"),
+    ("/home/dev/shop-feature-x", "shop-feature-x"),
+])
+def test_worktree_folder_layouts_away_from_this_machine(cwd: str, project: str) -> None:
+    assert project_name(cwd) == project

@@ -3,8 +3,9 @@
 ``Stop`` imports the new lines of ``transcript_path`` (the last exchange) and has them
 extracted; ``PreCompact`` sends everything not yet extracted through the compaction pass
 before the agent summarises it away; ``SessionStart`` prints recall context for the
-workspace (when recall exists). It never blocks the agent: any error is written to ``hook.log`` next to the
-database and the exit status is 0.
+workspace (when recall exists) followed by the few lines that tell the agent when to call
+``remember`` (:mod:`madohub_memory.services.agent_guide`). It never blocks the agent: any
+error is written to ``hook.log`` next to the database and the exit status is 0.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -84,7 +86,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
     inline = os.environ.get("MADOHUB_HOOK_INLINE", "") not in ("", "0")
     with Services.open(db) as svc:
         if name == "SessionStart":
-            return _recall(svc, event)
+            return _session_start(svc, event, db)
         transcript = _transcript(event)
         summary = svc.ingest.ingest_paths([transcript], format="claude-code", extract=False)
         if name == "PreCompact":
@@ -116,9 +118,9 @@ def _recall(svc: Any, event: dict[str, Any]) -> str | None:
     cwd = event.get("cwd")
     if not isinstance(cwd, str) or not cwd.strip("/ "):
         return None
-    from madohub_memory.ingest.workspace import project_name
+    from madohub_memory.services.workspaces import project_for
 
-    project = project_name(cwd)
+    project = project_for(svc, cwd)
     if not project:
         return None
     hits = svc.recall.search(project, namespace=f"workspace:{project}", k=8, source="hook")
@@ -128,7 +130,30 @@ def _recall(svc: Any, event: dict[str, Any]) -> str | None:
     return text if isinstance(text, str) and text.strip() else None
 
 
+def _session_start(svc: Any, event: dict[str, Any], db: str | None) -> str:
+    """Recall context (if any), then the block that tells the agent when to call ``remember``."""
+    try:
+        context = _recall(svc, event)
+    except Exception as exc:  # recall failing must not cost the agent its instructions
+        _log(db, f"SessionStart recall failed: {type(exc).__name__}: {exc}")
+        context = None
+    return "\n\n".join(part for part in (context, _remember_guide(svc, event, db)) if part)
+
+
+def _remember_guide(svc: Any, event: dict[str, Any], db: str | None) -> str:
+    from madohub_memory.services.agent_guide import remember_guide, shell_command
+    from madohub_memory.services.workspaces import namespace_for
+
+    cwd = event.get("cwd")
+    workspace = namespace_for(svc, cwd) if isinstance(cwd, str) and cwd.strip("/ ") else None
+    program = "madohub-memory" if shutil.which("madohub-memory") else f"{sys.executable} -m madohub_memory"
+    return remember_guide(workspace, persona=svc.settings.get("persona"),
+                          command=shell_command(db, f"{program} remember"))
+
+
 def _hook(args: argparse.Namespace) -> int:
+    if os.environ.get("MADOHUB_HOOK_DISABLE", "") not in ("", "0"):
+        return 0  # our own headless extraction run (claude -p): never feed it back into memory
     try:
         event = _read_event()
         output = handle_event(event, args.db)

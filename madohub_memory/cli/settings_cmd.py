@@ -27,6 +27,8 @@ def _fmt(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return ",".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items())
     return str(value)
 
 

@@ -7,12 +7,14 @@ means. Unknown keys are rejected. Other capabilities add their keys here.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from madohub_memory.core.errors import ValidationError
-from madohub_memory.core.vocab import KINDS
+from madohub_memory.core.vocab import KINDS, validate_namespace
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,44 @@ def _path_list(value: Any) -> list[str]:
     return [str(p).strip() for p in items if str(p).strip()]
 
 
+def _url(value: Any) -> str:
+    text = str(value).strip()
+    if not re.match(r"^https?://[^\s/]+", text):
+        raise ValidationError(f"{text!r} is not an http:// or https:// URL (e.g. http://127.0.0.1:11434/v1).")
+    return text.rstrip("/")
+
+
+def _workspace_map(value: Any) -> dict[str, str]:
+    """Folder prefix -> project name, as a mapping, a JSON object, or ``prefix=project`` items
+    separated by commas or new lines (empty = no mapping)."""
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValidationError("The workspace map is not valid JSON: use {\"/path\": \"project\"}.") from None
+    if isinstance(value, dict):
+        pairs = [(str(k), str(v)) for k, v in value.items()]
+    else:
+        pairs = []
+        for item in str(value).replace("\n", ",").split(","):
+            if not item.strip():
+                continue
+            prefix, sep, project = item.rpartition("=")
+            if not sep:
+                raise ValidationError(f"{item.strip()!r} is not prefix=project (e.g. ~/src/shop-x=shop).")
+            pairs.append((prefix, project))
+    mapping: dict[str, str] = {}
+    for prefix, project in pairs:
+        prefix, project = prefix.strip(), project.strip()
+        if not prefix.startswith(("/", "~")) and not (len(prefix) > 2 and prefix[1] == ":"):
+            raise ValidationError(f"Folder {prefix!r} must be an absolute path (or start with ~).")
+        if not project or "\n" in project:
+            raise ValidationError(f"Folder {prefix} needs a project name after '='.")
+        validate_namespace(f"workspace:{project}")
+        mapping[prefix] = project
+    return mapping
+
+
 def _choice(*choices: str) -> Callable[[Any], str]:
     def parse(value: Any) -> str:
         text = str(value).strip()
@@ -108,10 +148,22 @@ SETTINGS: dict[str, Setting] = {
         ),
         Setting("archive_days", 30, _int_range(1, 3650), "Archive pending candidates untouched this long."),
         Setting("persona", "default", _persona, "Active persona: the default namespace persona:<name>."),
-        Setting("extraction.backend", "offline", _choice("offline", "llm"), "Extractor to use."),
-        Setting("extraction.llm.base_url", "http://127.0.0.1:11434/v1", _text, "OpenAI-compatible endpoint."),
+        Setting("extraction.backend", "offline", _choice("offline", "llm", "claude-code"),
+                "Extractor: offline (built in), llm (OpenAI-compatible endpoint) or claude-code (claude -p)."),
+        Setting("extraction.llm.base_url", "http://127.0.0.1:11434/v1", _url, "OpenAI-compatible endpoint."),
         Setting("extraction.llm.model", "qwen2.5:7b", _text, "Model name for the LLM extractor."),
         Setting("extraction.llm.api_key_env", "OPENAI_API_KEY", _text, "Environment variable with the API key."),
+        Setting("extraction.llm.timeout", 120, _int_range(5, 3600), "Seconds to wait for one model reply."),
+        Setting("extraction.llm.retries", 2, _int_range(0, 10), "Retries of a failed model call (with backoff)."),
+        Setting("extraction.llm.daily_calls", 300, _int_range(0, 1_000_000),
+                "Model calls per day for extraction, both backends (0 = no limit)."),
+        Setting("extraction.llm.daily_tokens", 1_000_000, _int_range(0, 1_000_000_000),
+                "Model tokens per day for extraction, both backends (0 = no limit)."),
+        Setting("extraction.claude.executable", "claude", _text, "The Claude Code program for the claude-code backend."),
+        Setting("extraction.claude.model", "haiku", _text,
+                "Model for the claude-code backend (empty = Claude Code's default)."),
+        Setting("workspace.map", {}, _workspace_map,
+                "Folders that belong to a project, as prefix=project (beyond git repositories and worktrees)."),
         Setting("embedding.model", "use-multilingual", _text, "Embedding model for recall and dedup."),
         Setting("dedup.semantic", True, _bool, "Also treat near-paraphrases (embedding cosine) as duplicates."),
         Setting("dedup.threshold", 0.86, _float_range(0.5, 1.0), "Cosine at or above which two texts are equivalent."),

@@ -10,7 +10,10 @@ Three stages by the number n of observations that still count:
 * n > M and the majority significant at 95% (:data:`.stats.TEST_NAME`): strong.
 
 The recommended option is always one of the options offered now: a free-text answer or
-an option that is no longer offered counts in the denominator but is never named.
+an option that is no longer offered counts in the denominator but is never named. An
+option that every counted observation turned down is never recommended: below N the
+option actually chosen is named instead (``early_choice``); when every answer was the
+user's own, nothing is recommended and the action is ``ask`` (``own_answer``).
 """
 
 from __future__ import annotations
@@ -115,6 +118,14 @@ def recommend(
     predictive = asking.smoothed(offered_counts, options)
     distribution = {o: (offered_counts[o] / total if total else 0.0) for o in options}
 
+    offered_weight = sum(offered_counts.values())
+    if personalise and n and offered_weight <= 0:
+        return _own_answers(question, options, static_option, n, total, level_of_user, strength,
+                            distribution, predictive, query_context)
+    if personalise and n < config.min_observations and counts.get(static_option, 0.0) <= 0:
+        return _early_choice(question, options, observations, counts, static_option, n, total, config,
+                             level_of_user, strength, distribution, predictive, query_context)
+
     if not personalise or n < config.min_observations:
         disclosure = (OFF_DISCLOSURE if not personalise
                       else STATIC_DISCLOSURE.format(n=config.min_observations))
@@ -163,6 +174,53 @@ def recommend(
         action=asking.action(p, config), fisher_information=round(asking.fisher_information(p), 4),
         information_gain=round(asking.information_gain(predictive), 4),
         context_mismatch=precondition.mismatches(shared, query_context),
+    )
+
+
+def _early_choice(
+    question: str, options: list[str], observations: Sequence[Observation], counts: Mapping[str, float],
+    static_option: str, n: int, total: float, config: DecisionConfig, level_of_user: str, strength: str,
+    distribution: dict[str, float], predictive: dict[str, float], query_context: Mapping[str, Any] | None,
+) -> Recommendation:
+    """Too few observations to personalise, but every one turned the static default down:
+    recommending it would go against the only evidence there is, so name what was chosen."""
+    top = _top(counts, options, static_option, observations)
+    share = counts.get(top, 0.0) / total if total else 0.0
+    disclosure = (f"based on {n} observation{'s' if n != 1 else ''}, which turned down the static default "
+                  f"{static_option!r}; {config.min_observations} needed for personalization")
+    pre = "Recommended when you chose it before (too few observations to personalise)"
+    label = f"{top} (Recommended) — {disclosure}"
+    text = _text(strength, top, label, pre, reason=f"you chose {top} when last asked", disclosure=disclosure)
+    return Recommendation(
+        question=question, options=options, option=top, stage="static", basis="early_choice",
+        observations=n, effective_observations=round(total, 3), share=round(share, 4), confidence=0.0,
+        confidence_level="none", strength=strength, expertise=level_of_user, precondition=pre,
+        label=label, text=text, disclosure=disclosure, distribution=distribution, p=None,
+        action="suggest", fisher_information=0.25, information_gain=asking.information_gain(predictive),
+        context_mismatch=precondition.mismatches({}, query_context),
+    )
+
+
+def _own_answers(
+    question: str, options: list[str], static_option: str, n: int, total: float, level_of_user: str,
+    strength: str, distribution: dict[str, float], predictive: dict[str, float],
+    query_context: Mapping[str, Any] | None,
+) -> Recommendation:
+    """Every counted answer was the user's own, none of the offered options: recommend none, ask.
+
+    ``option`` still names an offered option (callers rely on it), but the action is ``ask``
+    and the text says that nothing is recommended."""
+    disclosure = (f"the user answered in their own words {n} time{'s' if n != 1 else ''}, "
+                  "not with any offered option")
+    pre = "Ask: no offered option has been chosen here"
+    label = f"No recommendation — {disclosure}"
+    return Recommendation(
+        question=question, options=options, option=static_option, stage="static", basis="own_answer",
+        observations=n, effective_observations=round(total, 3), share=0.0, confidence=0.0,
+        confidence_level="none", strength=strength, expertise=level_of_user, precondition=pre,
+        label=label, text=f"{label}. {pre}.", disclosure=disclosure, distribution=distribution, p=None,
+        action="ask", fisher_information=0.25, information_gain=asking.information_gain(predictive),
+        context_mismatch=precondition.mismatches({}, query_context),
     )
 
 

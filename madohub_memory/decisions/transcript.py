@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -32,6 +32,7 @@ class CapturedDecision:
     timestamp: str | None = None
     context: dict[str, Any] = field(default_factory=dict)
     multi_select: bool = False
+    descriptions: dict[str, str] = field(default_factory=dict)  # option label -> what it means
 
 
 def _answers_from_text(text: str) -> dict[str, str]:
@@ -68,6 +69,10 @@ def from_tool_call(
             str(o.get("label")) for o in item.get("options") or []
             if isinstance(o, Mapping) and str(o.get("label") or "").strip()
         ]
+        descriptions = {
+            str(o.get("label")): str(o.get("description")).strip() for o in item.get("options") or []
+            if isinstance(o, Mapping) and o.get("label") and isinstance(o.get("description"), str)
+        }
         answer = answers.get(question)
         if not question or len(options) < 2 or answer is None:
             continue
@@ -79,7 +84,7 @@ def from_tool_call(
         found.append(CapturedDecision(
             question=question, options=options, answer=answer, ref=f"{ref}:{index}",
             session=session, timestamp=timestamp, context=dict(context or {}),
-            multi_select=bool(item.get("multiSelect")),
+            multi_select=bool(item.get("multiSelect")), descriptions=descriptions,
         ))
     return found
 
@@ -103,13 +108,25 @@ def _content(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [b for b in content if isinstance(b, Mapping)] if isinstance(content, list) else []
 
 
-def _context(record: Mapping[str, Any]) -> dict[str, Any]:
+WorkspaceOf = Callable[[str], "str | None"]
+
+
+def _folder_name(cwd: str) -> str | None:
+    return PurePath(cwd).name or None
+
+
+def _context(record: Mapping[str, Any], workspace_of: WorkspaceOf) -> dict[str, Any]:
     cwd = record.get("cwd")
-    return {"workspace": PurePath(str(cwd)).name} if cwd else {}
+    workspace = workspace_of(str(cwd)) if cwd else None
+    return {"workspace": workspace} if workspace else {}
 
 
-def parse_lines(lines: Iterable[str]) -> list[CapturedDecision]:
-    """Every answered ``AskUserQuestion`` in a Claude Code JSONL transcript, in order."""
+def parse_lines(lines: Iterable[str], workspace_of: WorkspaceOf | None = None) -> list[CapturedDecision]:
+    """Every answered ``AskUserQuestion`` in a Claude Code JSONL transcript, in order.
+
+    ``workspace_of`` names the project of a working directory (the caller passes the
+    repository-aware resolver with the user's mapping; the folder name otherwise)."""
+    workspace_of = workspace_of or _folder_name
     asked: dict[str, tuple[dict[str, Any], Mapping[str, Any]]] = {}
     found: list[CapturedDecision] = []
     for record in _records(lines):
@@ -134,6 +151,6 @@ def parse_lines(lines: Iterable[str]) -> list[CapturedDecision]:
                     ref=f"claude-code:{session}:{block['tool_use_id']}",
                     session=str(session) if session else None,
                     timestamp=record.get("timestamp") or use_record.get("timestamp"),
-                    context=_context(use_record),
+                    context=_context(use_record, workspace_of),
                 ))
     return found

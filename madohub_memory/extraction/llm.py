@@ -1,52 +1,66 @@
 """Opt-in extractor over an OpenAI-compatible chat-completions endpoint.
 
-A local Ollama or llama.cpp server, or a hosted API (``extraction.llm.base_url``,
-``extraction.llm.model``, API key read from the environment variable named by
-``extraction.llm.api_key_env``). The model is asked for a JSON object; every item is
-validated strictly against the closed vocabularies and anything invalid (unknown kind,
-empty content, confidence out of range, a turn id that was not in the request) is
-dropped and logged, never stored. A timeout, an HTTP error or malformed output yields no
-candidates (logged): extraction must never break ingestion.
+A local Ollama, LM Studio, vLLM or llama.cpp server, or a hosted API. The caller passes
+plain values (endpoint, model, API key, timeout); the API key is read from an environment
+variable by the caller and never logged. Failures, as the user meets them:
+
+* timeout, connection refused, HTTP 5xx: retried with exponential backoff, then the
+  extraction is postponed (:class:`~madohub_memory.extraction.limits.ExtractionPostponed`)
+  and the turns stay pending for the next pass;
+* HTTP 429: waits ``Retry-After`` (seconds or an HTTP date) when it is short, pauses the
+  budget until then when it is long, else backs off like a 5xx;
+* HTTP 400/401/403/404: not retried; postponed with a sentence that names the fix;
+* a reply that is not the expected JSON: asked once more, then that span goes to the
+  offline extractor; invalid items are dropped and logged (see :mod:`.llm_prompt`).
 """
 
 from __future__ import annotations
 
-import json
-import logging
-import os
-import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import email.utils
+import time
+from datetime import UTC
+from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
-from madohub_memory.core.text import clean_text
-from madohub_memory.core.types import CandidateDraft
-from madohub_memory.core.vocab import KINDS, MAX_CONTENT_CHARS
-from madohub_memory.extraction.base import Mode, TurnView
+from madohub_memory.extraction.limits import ExtractionPostponed, RetryableError
+from madohub_memory.extraction.model_backend import ModelExtractor
 
-if TYPE_CHECKING:
-    from madohub_memory.services import Services
-
-log = logging.getLogger(__name__)
-
-MAX_PROMPT_CHARS_PER_TURN = 4000
-
-SYSTEM_PROMPT = (
-    "You extract durable long-term memories from a conversation between a user and an AI agent. "
-    "Return ONLY a JSON object {\"memories\": [...]} where each item is "
-    "{\"content\": str, \"kind\": one of " + ", ".join(KINDS) + ", \"confidence\": number 0..1, "
-    "\"turn_ids\": [ids of the turns it comes from]}. "
-    "Kinds: preference (a confirmed user preference), fact (a durable fact about the user or project), "
-    "decision (a choice made, with its reason), pattern (a recurring behaviour), postmortem (what went "
-    "wrong and what to do next time), event (something notable that happened). "
-    "Write each content as one standalone statement in the third person (\"User prefers ...\", "
-    "Chinese: \"用户…\"), in the language of the conversation. Skip greetings, acknowledgements, "
-    "questions, task requests and tool output. If nothing is worth remembering return {\"memories\": []}."
-)
+RETRY_STATUSES = {408, 409, 425, 429, 500, 502, 503, 504}
+_ADVICE = {
+    400: "the endpoint rejected the request; check the model name",
+    401: "the API key was refused; check the environment variable named in extraction.llm.api_key_env",
+    403: "the API key may not use this model",
+    404: "no chat-completions endpoint at this URL (it usually ends in /v1) or no such model",
+}
 
 
-class LLMExtractor:
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date), else None."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return max(0.0, moment.timestamp() - (time.time() if now is None else now))
+
+
+def endpoint_host(base_url: str) -> str:
+    """``host[:port]`` of an endpoint URL, for the dashboard and messages."""
+    parts = urlsplit(base_url)
+    return parts.netloc.rsplit("@", 1)[-1] or base_url
+
+
+class LLMExtractor(ModelExtractor):
     """Candidates from a chat-completions model, validated item by item."""
 
     name = "llm"
@@ -56,131 +70,56 @@ class LLMExtractor:
         base_url: str,
         model: str,
         api_key: str | None = None,
-        timeout: float = 30.0,
+        timeout: float = 120.0,
         transport: httpx.BaseTransport | None = None,
+        **options: Any,
     ) -> None:
+        super().__init__(**options)
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
         self.timeout = timeout
         self._transport = transport
+        self.where = f"the LLM endpoint {endpoint_host(self.base_url)}"
 
-    @classmethod
-    def from_settings(cls, svc: Services) -> LLMExtractor:
-        env = svc.settings.get("extraction.llm.api_key_env")
-        return cls(
-            base_url=svc.settings.get("extraction.llm.base_url"),
-            model=svc.settings.get("extraction.llm.model"),
-            api_key=os.environ.get(env) if env else None,
-        )
-
-    # -- the protocol ----------------------------------------------------------------------
-
-    def extract(
-        self, turns: Sequence[TurnView], *, mode: Mode = "turn", namespace: str | None = None
-    ) -> list[CandidateDraft]:
-        turns = [t for t in turns if t.role in ("user", "assistant") and (t.content or "").strip()]
-        if not turns:
-            return []
-        payload = self._payload(turns, mode)
-        try:
-            raw = self._post(payload)
-        except (httpx.HTTPError, ValueError) as exc:
-            log.warning("LLM extractor: request to %s failed: %s", self.base_url, exc)
-            return []
-        items = parse_items(raw)
-        if items is None:
-            return []
-        known = {t.id for t in turns}
-        drafts: list[CandidateDraft] = []
-        for item in items:
-            draft = validate_item(item, known, mode, namespace)
-            if draft is not None:
-                drafts.append(draft)
-        return drafts
-
-    # -- HTTP ------------------------------------------------------------------------------
-
-    def _payload(self, turns: Sequence[TurnView], mode: Mode) -> dict[str, Any]:
-        lines = [
-            f"[{t.id}] {t.role}: {t.content[:MAX_PROMPT_CHARS_PER_TURN]}" for t in turns
-        ]
-        what = "the last exchange" if mode == "turn" else "messages about to be compacted away"
-        return {
+    def _complete(self, system: str, user: str) -> tuple[str, int | None]:
+        payload = {
             "model": self.model,
             "temperature": 0,
             "response_format": {"type": "json_object"},
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": f"Extract memories from {what}:\n\n" + "\n".join(lines)},
-            ],
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
         }
-
-    def _post(self, payload: dict[str, Any]) -> str:
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         timeout = httpx.Timeout(self.timeout, connect=min(5.0, self.timeout))
-        with httpx.Client(timeout=timeout, transport=self._transport) as client:
-            response = client.post(f"{self.base_url}/chat/completions", json=payload, headers=headers)
-            response.raise_for_status()
-            body = response.json()
         try:
+            with httpx.Client(timeout=timeout, transport=self._transport) as client:
+                response = client.post(f"{self.base_url}/chat/completions", json=payload, headers=headers)
+        except httpx.TimeoutException:
+            raise RetryableError(f"no reply within {self.timeout:g} s") from None
+        except httpx.HTTPError as exc:
+            raise RetryableError(f"cannot reach it: {type(exc).__name__}") from None
+        status = response.status_code
+        if status in RETRY_STATUSES:
+            raise RetryableError(f"HTTP {status}", retry_after_seconds(response.headers.get("Retry-After")))
+        if status >= 400:
+            advice = _ADVICE.get(status, "the endpoint refused the request")
+            raise ExtractionPostponed(f"{self.where} answered HTTP {status}: {advice}.")
+        try:
+            body = response.json()
             content = body["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            raise ValueError("response has no choices[0].message.content") from None
-        if not isinstance(content, str):
-            raise ValueError("message content is not text")
-        return content
+        except (ValueError, KeyError, IndexError, TypeError):
+            return "", _usage(None)  # unreadable: parse_items rejects it and the reply is asked again
+        usage = body.get("usage") if isinstance(body, dict) else None
+        return (content if isinstance(content, str) else ""), _usage(usage)
 
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.S)
-
-
-def parse_items(raw: str) -> list[Any] | None:
-    """The list of memory items in the model's reply, or ``None`` (logged) when malformed."""
-    text = _FENCE.sub("", raw.strip())
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        log.warning("LLM extractor: reply is not JSON (%s): %.200r", exc, raw)
+def _usage(usage: Any) -> int | None:
+    if not isinstance(usage, dict):
         return None
-    if isinstance(data, dict):
-        data = data.get("memories", data.get("candidates"))
-    if not isinstance(data, list):
-        log.warning("LLM extractor: reply has no list of memories: %.200r", raw)
-        return None
-    return data
-
-
-def validate_item(
-    item: Any, known_turns: set[str], mode: Mode, namespace: str | None
-) -> CandidateDraft | None:
-    """A draft from one item if every field is valid; otherwise ``None`` and a log line."""
-    if not isinstance(item, dict):
-        log.warning("LLM extractor: dropped a non-object item: %.200r", item)
-        return None
-    content = item.get("content")
-    kind = item.get("kind")
-    confidence = item.get("confidence", 0.5)
-    turn_ids = item.get("turn_ids", [])
-    problem = None
-    if not isinstance(content, str) or not clean_text(content):
-        problem = "empty or non-text content"
-    elif len(clean_text(content)) > MAX_CONTENT_CHARS:
-        problem = "content too long"
-    elif not isinstance(kind, str) or kind not in KINDS:
-        problem = f"kind {kind!r} is not one of {', '.join(KINDS)}"
-    elif isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 <= confidence <= 1:
-        problem = f"confidence {confidence!r} is not a number between 0 and 1"
-    elif not isinstance(turn_ids, list) or not all(isinstance(t, str) for t in turn_ids):
-        problem = "turn_ids is not a list of strings"
-    elif any(t not in known_turns for t in turn_ids):
-        problem = f"turn_ids {turn_ids!r} name turns that were not sent"
-    if problem:
-        log.warning("LLM extractor: dropped an item (%s): %.200r", problem, item)
-        return None
-    return CandidateDraft(
-        content=clean_text(content), kind=kind, namespace=namespace, source=mode,
-        confidence=float(confidence), turn_ids=tuple(turn_ids or sorted(known_turns)),
-    )
+    total = usage.get("total_tokens")
+    if isinstance(total, int) and not isinstance(total, bool):
+        return total
+    parts = [usage.get("prompt_tokens"), usage.get("completion_tokens")]
+    return sum(p for p in parts if isinstance(p, int)) or None

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -33,8 +32,11 @@ from PySide6.QtWidgets import (
 
 from madohub_memory.core.clock import to_iso
 from madohub_memory.core.vocab import KINDS
+from madohub_memory.gui.extraction_box import ExtractionBox
 from madohub_memory.gui.i18n import age_label, icon, kind_label
 from madohub_memory.gui.worker import DbWorker, collection_op, query_op
+from madohub_memory.gui.workspace_map_box import WorkspaceMapBox
+from madohub_memory.services import extraction_backend
 
 
 def has_jobs() -> bool:
@@ -109,31 +111,16 @@ class AdvancedTab(QWidget):
         self.archive_days.editingFinished.connect(lambda: self._set("archive_days", self.archive_days.value()))
         qform.addRow(self.tr("Archive untouched candidates after"), self.archive_days)
 
-        extraction = QGroupBox(self.tr("Extraction and embedding"))
-        eform = QFormLayout(extraction)
-        self.backend = QComboBox()
-        self.backend.setAccessibleName(self.tr("Extraction backend"))
-        self.backend.addItem(self.tr("Offline (built in)"), "offline")
-        self.backend.addItem(self.tr("OpenAI-compatible endpoint"), "llm")
-        self.backend.currentIndexChanged.connect(lambda _i: self._set("extraction.backend", self.backend.currentData()))
-        self.base_url = QLineEdit()
-        self.base_url.setAccessibleName(self.tr("Endpoint URL"))
-        self.llm_model = QLineEdit()
-        self.llm_model.setAccessibleName(self.tr("Model name"))
-        self.key_env = QLineEdit()
-        self.key_env.setAccessibleName(self.tr("API key environment variable"))
-        self.base_url.editingFinished.connect(lambda: self._set("extraction.llm.base_url", self.base_url.text()))
-        self.llm_model.editingFinished.connect(lambda: self._set("extraction.llm.model", self.llm_model.text()))
-        self.key_env.editingFinished.connect(lambda: self._set("extraction.llm.api_key_env", self.key_env.text()))
+        self.extraction = ExtractionBox(self._set)
+        self.backend = self.extraction.backend
+        self.projects = WorkspaceMapBox(self._set)
+        embedding = QGroupBox(self.tr("Embedding"))
+        eform = QFormLayout(embedding)
         self.embedding = QComboBox()
         self.embedding.setAccessibleName(self.tr("Embedding model"))
         self.embedding.addItem(self.tr("USE multilingual (Chinese and English)"), "use-multilingual")
         self.embedding.addItem(self.tr("MiniLM (English only)"), "minilm")
         self.embedding.currentIndexChanged.connect(lambda _i: self._set("embedding.model", self.embedding.currentData()))
-        eform.addRow(self.tr("Extraction backend"), self.backend)
-        eform.addRow(self.tr("Endpoint URL"), self.base_url)
-        eform.addRow(self.tr("Model name"), self.llm_model)
-        eform.addRow(self.tr("API key environment variable"), self.key_env)
         eform.addRow(self.tr("Embedding model"), self.embedding)
 
         ui = QGroupBox(self.tr("Interface"))
@@ -181,11 +168,9 @@ class AdvancedTab(QWidget):
 
         for spin in (self.min_seen, self.min_conf, self.archive_days):
             spin.setMaximumWidth(180)
-        for combo in (self.backend, self.embedding, self.language):
+        for combo in (self.embedding, self.language):
             combo.setMaximumWidth(420)
-        for edit in (self.base_url, self.llm_model, self.key_env):
-            edit.setMaximumWidth(520)
-        for box in (auto, queue, extraction, ui, jobs, data):
+        for box in (auto, queue, self.extraction, self.projects, embedding, ui, jobs, data):
             column.addWidget(box)
         column.addStretch(1)
         scroll = QScrollArea()
@@ -200,7 +185,8 @@ class AdvancedTab(QWidget):
 
     def reload(self) -> None:
         def load(ctx: Any) -> dict[str, Any]:
-            result: dict[str, Any] = {"settings": ctx.svc.settings.all(), "jobs": None, "jobs_error": None}
+            result: dict[str, Any] = {"settings": ctx.svc.settings.all(), "jobs": None, "jobs_error": None,
+                                      "usage": extraction_backend.usage_today(ctx.svc)}
             if has_jobs():
                 try:
                     result["jobs"] = _job_rows(ctx.svc.jobs.status())
@@ -233,11 +219,8 @@ class AdvancedTab(QWidget):
             for kind, box in self.excluded.items():
                 box.setChecked(kind in s["auto_approve.excluded_kinds"])
             self.archive_days.setValue(int(s["archive_days"]))
-            self.backend.setCurrentIndex(max(0, self.backend.findData(s["extraction.backend"])))
-            for edit, key in ((self.base_url, "extraction.llm.base_url"), (self.llm_model, "extraction.llm.model"),
-                              (self.key_env, "extraction.llm.api_key_env")):
-                if not edit.hasFocus():
-                    edit.setText(str(s[key]))
+            self.extraction.load(s, result.get("usage"))
+            self.projects.load(s.get("workspace.map") or {})
             index = self.embedding.findData(s["embedding.model"])
             if index < 0:
                 self.embedding.addItem(str(s["embedding.model"]), s["embedding.model"])

@@ -153,6 +153,10 @@ class DecisionsView(QWidget):
         basis = point.get("basis")
         if basis == "personalisation_off":
             return self.tr("Recommended when personalisation is switched off (the asker's default)")
+        if basis == "early_choice":
+            return self.tr("Recommended when you chose it before (too few observations to personalise)")
+        if basis == "own_answer":
+            return self.tr("Ask: you answered in your own words, not with an offered option")
         if basis == "static_default" or point.get("stage") == "static":
             return self.tr("Recommended when there is no personal history yet")
         shared = point.get("shared_context") or {}
@@ -163,6 +167,10 @@ class DecisionsView(QWidget):
 
     def _label(self, point: dict[str, Any]) -> str:
         option = str(point.get("recommendation") or "")
+        if point.get("basis") == "own_answer":
+            return self.tr("No recommendation (your own answers so far)")
+        if point.get("basis") == "early_choice":
+            return self.tr("{option} (Recommended) — your earlier choice").format(option=option)
         if point.get("stage") == "static" or point.get("share") is None:
             return self.tr("{option} (Recommended, static default)").format(option=option)
         percent = round(100 * float(point["share"]))

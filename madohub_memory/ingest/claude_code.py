@@ -72,8 +72,9 @@ def _result_text(content: Any) -> str:
 
 
 class _SessionReader:
-    def __init__(self, path: str, state: dict[str, Any] | None) -> None:
+    def __init__(self, path: str, state: dict[str, Any] | None, workspace_map: dict[str, str] | None = None) -> None:
         self.path = path
+        self.workspace_map = workspace_map
         state = state or {}
         self.segment = int(state.get("segment", 0))
         self.conv: ParsedConversation | None = None
@@ -100,7 +101,7 @@ class _SessionReader:
         if self.conversation_id:
             conv_id = self.conversation_id
         cwd = record.get("cwd")
-        namespace = workspace_namespace(cwd) if isinstance(cwd, str) else None
+        namespace = workspace_namespace(cwd, self.workspace_map) if isinstance(cwd, str) else None
         meta = {k: record[k] for k in ("cwd", "gitBranch", "version", "slug", "agentId") if record.get(k)}
         self.conv = ParsedConversation(
             id=conv_id, format=FORMAT, source_path=self.path, title=self.title or record.get("slug"),
@@ -225,10 +226,12 @@ class _SessionReader:
 
 
 def read_claude_code(
-    path: str, start_offset: int = 0, start_line: int = 0, state: dict[str, Any] | None = None
+    path: str, start_offset: int = 0, start_line: int = 0, state: dict[str, Any] | None = None,
+    workspace_map: dict[str, str] | None = None,
 ) -> ReadResult:
-    """Read a session file from ``start_offset`` (the end of the previous read)."""
-    reader = _SessionReader(path, state)
+    """Read a session file from ``start_offset`` (the end of the previous read); ``workspace_map``
+    is the user's folder -> project mapping (setting ``workspace.map``)."""
+    reader = _SessionReader(path, state, workspace_map)
     result = ReadResult(path=path, format=FORMAT, end_offset=start_offset, end_line=start_line)
     for line in iter_json_lines(path, start_offset, start_line):
         result.lines_read += 1

@@ -99,14 +99,16 @@ def _json_format(data: Any) -> str:
 
 
 def read_file(
-    path: str, fmt: str, start_offset: int = 0, start_line: int = 0, state: dict[str, Any] | None = None
+    path: str, fmt: str, start_offset: int = 0, start_line: int = 0, state: dict[str, Any] | None = None,
+    workspace_map: dict[str, str] | None = None,
 ) -> ReadResult:
     """Read one file in a known format (not ``auto``); raises :class:`UserError` for file-level errors."""
     if fmt in LINE_FORMATS:
         if first_json_char(path) == "[":
             raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
-        reader = read_claude_code if fmt == "claude-code" else read_plain_jsonl
-        return reader(path, start_offset, start_line, state)
+        if fmt == "claude-code":
+            return read_claude_code(path, start_offset, start_line, state, workspace_map)
+        return read_plain_jsonl(path, start_offset, start_line, state)
     data = _load_json(path)
     parse = {"chatgpt": chatgpt.parse_chatgpt, "locomo": benchmarks.parse_locomo,
              "longmemeval": benchmarks.parse_longmemeval}[fmt]

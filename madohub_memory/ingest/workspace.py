@@ -11,7 +11,10 @@ Resolution, first match wins:
 2. the nearest ancestor holding ``.git``: a directory means that folder is the repository
    root; a file (``gitdir: …/.git/worktrees/<name>``) means a linked worktree, whose
    repository root is the folder that holds the common ``.git`` directory;
-3. the last component of the path.
+3. for a path that is not a repository on this machine, the usual worktree folder layouts:
+   ``…/shop-worktrees/<name>`` (also ``.worktrees``/``_worktrees`` suffixes) and
+   ``…/shop/.worktrees/<name>`` or ``…/shop/.claude/worktrees/<name>`` all mean ``shop``;
+4. the last component of the path.
 """
 
 from __future__ import annotations
@@ -74,6 +77,28 @@ def repository_root(path: str) -> str | None:
         current = parent
 
 
+_WORKTREE_SUFFIXES = ("-worktrees", ".worktrees", "_worktrees", "-worktree", ".worktree", "_worktree")
+_WORKTREE_FOLDERS = frozenset({".worktrees", "worktrees", ".worktree", "worktree"})
+
+
+def _worktree_layout_project(path: str) -> str | None:
+    """The project named by a conventional worktree folder layout in ``path``, if any."""
+    parts = [p for p in PurePosixPath(path).parts if p not in ("/", "")]
+    for index in range(len(parts) - 2, -1, -1):  # the folder holding the worktree, innermost first
+        part = parts[index]
+        lowered = part.lower()
+        for suffix in _WORKTREE_SUFFIXES:
+            if lowered.endswith(suffix) and len(part) > len(suffix):
+                return part[: -len(suffix)]
+        if lowered in _WORKTREE_FOLDERS and index >= 1:
+            owner = parts[index - 1]
+            if owner == ".claude" and index >= 2:
+                owner = parts[index - 2]
+            if not owner.startswith("."):
+                return owner
+    return None
+
+
 def project_name(cwd: str, mapping: Mapping[str, str] | None = None) -> str | None:
     """The project name for a working directory, or None for an empty or root path."""
     if not isinstance(cwd, str) or not cwd.strip("/ \\"):
@@ -83,6 +108,10 @@ def project_name(cwd: str, mapping: Mapping[str, str] | None = None) -> str | No
     if name:
         return name
     root = repository_root(path)
+    if root is None:
+        layout = _worktree_layout_project(path)
+        if layout:
+            return layout
     base = os.path.basename((root or path).rstrip(os.sep)).strip()
     return base or None
 

@@ -26,12 +26,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from madohub_memory.core.errors import UserError
 from madohub_memory.services import Services
+from madohub_memory.services.agent_guide import remember_guide
 
 INSTRUCTIONS = (
     "Long-term memory curated by the user. Call `recall` at the start of a task to get approved "
-    "memories (they may be out of date; check them). Call `remember` for a durable preference, "
-    "fact, decision (with its reason), pattern, postmortem or event worth keeping: it is queued "
-    "for the user's review, not stored directly. Keep task state in `update_working_memory`."
+    "memories (they may be out of date; check them). Keep task state in `update_working_memory`.\n"
+    + remember_guide()
 )
 
 

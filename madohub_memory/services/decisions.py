@@ -19,6 +19,7 @@ from madohub_memory.core.errors import NotFoundError, UserError, ValidationError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.decisions import asking, decay, engine, labels
 from madohub_memory.decisions import tiers as tier_logic
+from madohub_memory.decisions.free_text import match_free_text
 from madohub_memory.decisions.model import DecisionConfig, Observation
 from madohub_memory.decisions.transcript import CapturedDecision, from_tool_call, parse_lines
 from madohub_memory.store import decisions as rows
@@ -108,12 +109,15 @@ class DecisionService:
         self, question: str, options: Sequence[str], choice: str, session: str | None,
         context: Mapping[str, Any] | None, key: str | None, transient: bool, *,
         source: str, allow_other: bool, timestamp: str | None, ref: str | None,
+        descriptions: Mapping[str, str] | None = None, multi_select: bool = False,
     ) -> dict[str, Any]:
         text = labels.normalise_question(question)
         if isinstance(options, str):
             options = [o for o in options.split(",")]
         offered, default = labels.normalise_options(options)
         chosen = labels.match_option(str(choice), offered)
+        if chosen is None and allow_other and not multi_select:
+            chosen = self._free_text_option(str(choice), offered, descriptions)
         if chosen is None:
             chosen = labels.normalise_label(str(choice))
             if not chosen:
@@ -141,13 +145,29 @@ class DecisionService:
             "source_ref": ref,
         }
 
+    def _free_text_option(
+        self, answer: str, offered: list[str], descriptions: Mapping[str, str] | None
+    ) -> str | None:
+        """The offered option a typed answer means (None: the user's own answer)."""
+        described = {labels.normalise_label(k): v for k, v in (descriptions or {}).items()}
+        return match_free_text(answer, offered, described, self._similarity).option
+
+    def _similarity(self, text: str, others: Sequence[str]) -> list[float]:
+        """Cosine similarity with the recall embedding model (loaded only when words were not enough)."""
+        from madohub_memory.recall.embeddings import get_embedder
+
+        vectors = get_embedder(self.svc.settings.get("embedding.model")).encode([text, *others])
+        return [float(vectors[0] @ v) for v in vectors[1:]]
+
     def capture_transcript(self, path: str | Path) -> int:
         """Record every answered ``AskUserQuestion`` in a Claude Code file; returns how many are new."""
         file = Path(path)
         if not file.is_file():
             raise NotFoundError(f"Transcript {file} does not exist.")
+        from madohub_memory.services.workspaces import resolver
+
         with file.open(encoding="utf-8", errors="replace") as handle:
-            found = parse_lines(handle)
+            found = parse_lines(handle, resolver(self.svc))
         return self._capture(found, "transcript")
 
     def capture_tool_call(
@@ -162,16 +182,22 @@ class DecisionService:
         return self._capture(found, "hook")
 
     def _capture(self, found: list[CapturedDecision], source: str) -> int:
+        known = rows.known_refs(self.svc.store, [item.ref for item in found])
+        records: list[dict[str, Any]] = []
+        for item in found:  # built before the write lock: matching free text may load a model
+            if item.ref in known:
+                continue
+            try:
+                records.append(self._build(
+                    item.question, item.options, item.answer, item.session, item.context, None,
+                    False, source=source, allow_other=True, timestamp=item.timestamp, ref=item.ref,
+                    descriptions=item.descriptions, multi_select=item.multi_select,
+                ))
+            except ValidationError:
+                continue  # a malformed question in a transcript is skipped, not fatal
         added = 0
         with self.svc.store.transaction():
-            for item in found:
-                try:
-                    record = self._build(
-                        item.question, item.options, item.answer, item.session, item.context, None,
-                        False, source=source, allow_other=True, timestamp=item.timestamp, ref=item.ref,
-                    )
-                except ValidationError:
-                    continue  # a malformed question in a transcript is skipped, not fatal
+            for record in records:
                 added += rows.insert(self.svc.store, record)
         return added
 

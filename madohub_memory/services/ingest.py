@@ -14,7 +14,7 @@ import hashlib
 import importlib.util
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -70,6 +70,7 @@ class IngestService:
     def __init__(self, svc: Services, extractor: Extractor | None = None) -> None:
         self.svc = svc
         self._extractor = extractor
+        self._built_from: dict[str, Any] | None = None
         # os.uname and urandom rather than socket and uuid: the Stop hook imports this module
         # on every turn, and those two imports cost it ~10 ms
         self.owner = f"{os.uname().nodename}:{os.getpid()}:{os.urandom(4).hex()}"
@@ -78,11 +79,16 @@ class IngestService:
 
     @property
     def extractor(self) -> Extractor | None:
-        """The injected extractor, else the one chosen by the ``extraction.backend`` setting."""
-        if self._extractor is None and importlib.util.find_spec("madohub_memory.extraction.registry"):
-            from madohub_memory.extraction.registry import build_extractor
+        """The injected extractor, else the one the settings select (rebuilt when they change,
+        so switching the backend in the dashboard reaches a long-running process)."""
+        if self._extractor is not None and self._built_from is None:  # given by the caller
+            return self._extractor
+        from madohub_memory.services import extraction_backend
 
-            self._extractor = build_extractor(self.svc)
+        values = extraction_backend.backend_values(self.svc)
+        if self._extractor is None or values != self._built_from:
+            self._extractor = extraction_backend.build(self.svc)
+            self._built_from = values
         return self._extractor
 
     # -- importing -----------------------------------------------------------------------
@@ -167,6 +173,9 @@ class IngestService:
         if extract and new:
             try:
                 counts = self.drain(conversation_ids=conv_ids)
+            except UserError as exc:  # postponed (budget, rate limit, model down): turns stay pending
+                log.warning("extraction postponed for %s: %s", path, exc)
+                summary["warnings"].append({"file": path, "message": f"extraction postponed: {exc}"})
             except Exception as exc:  # an extractor failure must not lose the import
                 log.exception("extraction failed for %s", path)
                 summary["warnings"].append({"file": path, "message": f"extraction postponed: {exc}"})
@@ -190,7 +199,8 @@ class IngestService:
             if _head_hash(path, length) == previous["head_hash"]:
                 start_offset, start_line = previous["end_offset"], previous["end_line"]
                 state, known_before = previous["state"], previous["turns"]
-        result = read_file(os.path.abspath(path), fmt, start_offset, start_line, state)
+        result = read_file(os.path.abspath(path), fmt, start_offset, start_line, state,
+                           workspace_map=self.svc.settings.get("workspace.map"))
         result.state = {**(state or {}), **result.state, "path": real}
         result.state["size"] = size
         result.state["mtime"] = os.path.getmtime(path)
@@ -291,12 +301,19 @@ class IngestService:
             )
             if not rows:
                 break
+            drafts: list[CandidateDraft] = []
+            done: list[str] = []
+            failure: BaseException | None = None
             try:
-                drafts = self._extract(extractor, rows)
-            except BaseException:
+                for turn_ids, found in self._extract(extractor, rows):
+                    drafts.extend(found)
+                    done.extend(turn_ids)
+            except BaseException as exc:  # keep what finished (a model call already paid for)
+                failure = exc
+            if failure is not None and not done:
                 with store.transaction():
                     ingest_rows.release_claims(store, self.owner)
-                raise
+                raise failure
             self._prefetch_embeddings(drafts)
             with store.transaction():
                 for draft in drafts:
@@ -307,8 +324,11 @@ class IngestService:
                         counts["invalid"] += 1
                         continue
                     counts[outcome] = counts.get(outcome, 0) + 1
-                ingest_rows.finish_turns(store, [r["id"] for r in rows], self.owner, "done", now)
-            counts["turns"] += len(rows)
+                ingest_rows.finish_turns(store, done, self.owner, "done", now)
+                ingest_rows.release_claims(store, self.owner)  # turns whose pass did not finish
+            counts["turns"] += len(done)
+            if failure is not None:
+                raise failure
         return counts
 
     def _prefetch_embeddings(self, drafts: list[CandidateDraft]) -> None:
@@ -336,10 +356,18 @@ class IngestService:
             log.warning("could not pre-compute draft embeddings: %s", exc)
 
     @staticmethod
-    def _extract(extractor: Extractor, rows: list[dict[str, Any]]) -> list[CandidateDraft]:
-        drafts: list[CandidateDraft] = []
-        for item in build_passes(rows):
-            for draft in extractor.extract(item.turns, mode=item.mode, namespace=item.namespace):
+    def _extract(extractor: Extractor, rows: list[dict[str, Any]]) -> Iterator[tuple[list[str], list[CandidateDraft]]]:
+        """``(turn ids of the finished passes, their drafts)`` as each pass (or, for a model
+        backend, each packed request) completes."""
+        passes = list(build_passes(rows))
+        spans = getattr(extractor, "extract_spans", None)
+        results = (spans(passes) if spans is not None
+                   else (([item], extractor.extract(item.turns, mode=item.mode, namespace=item.namespace))
+                         for item in passes))
+        for pack, found in results:
+            drafts: list[CandidateDraft] = []
+            for draft in found:
+                item = next((p for p in pack if set(draft.turn_ids) & {t.id for t in p.turns}), pack[0])
                 if draft.namespace is None and item.namespace:
                     draft = replace(draft, namespace=item.namespace)
                 if draft.source not in ("turn", "compaction"):
@@ -348,7 +376,7 @@ class IngestService:
                     draft = replace(draft, turn_ids=tuple(t.id for t in item.turns if t.role == "user")[:1]
                                     or (item.turns[0].id,))
                 drafts.append(draft)
-        return drafts
+            yield [t.id for p in pack for t in p.turns], drafts
 
     def mark_for_compaction(self, conversation_id: str) -> int:
         """Everything still pending in a conversation is about to be compacted: send it to that pass."""

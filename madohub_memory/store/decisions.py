@@ -35,6 +35,16 @@ def insert(store: Store, record: dict[str, Any]) -> bool:
     return cursor.rowcount == 1
 
 
+def known_refs(store: Store, refs: list[str]) -> set[str]:
+    """Which of ``refs`` were captured already (so a re-read transcript costs no matching)."""
+    found: set[str] = set()
+    for start in range(0, len(refs), 500):
+        chunk = refs[start:start + 500]
+        marks = ", ".join("?" * len(chunk))
+        found.update(r[0] for r in store.query(f"SELECT source_ref FROM decisions WHERE source_ref IN ({marks})", chunk))
+    return found
+
+
 def get(store: Store, decision_id: str) -> dict[str, Any] | None:
     row = store.query_one("SELECT * FROM decisions WHERE decision_id = ?", (decision_id,))
     return _decode(row) if row else None

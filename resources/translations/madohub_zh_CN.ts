@@ -2,6 +2,152 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ExtractionBox</name>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Extraction</source>
+        <translation>提取</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Extraction backend</source>
+        <translation>提取后端</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Offline (built in)</source>
+        <translation>离线（内置）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>OpenAI-compatible endpoint</source>
+        <translation>OpenAI 兼容接口</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Claude Code (claude -p on this machine)</source>
+        <translation>Claude Code（本机的 claude -p）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Claude Code&apos;s default</source>
+        <translation>Claude Code 的默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Endpoint URL</source>
+        <translation>接口地址</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Model name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>API key environment variable</source>
+        <translation>API 密钥环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Claude Code program</source>
+        <translation>Claude Code 程序</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Claude model</source>
+        <translation>Claude 模型</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Timeout per model call</source>
+        <translation>每次模型调用的超时</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Model calls per day</source>
+        <translation>每天的模型调用次数</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Model tokens per day</source>
+        <translation>每天的模型词元数</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Transcripts are sent to</source>
+        <translation>对话记录发送到</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Used today</source>
+        <translation>今日已用</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>%1 of %2 calls, %3 of %4 tokens</source>
+        <translation>调用 %1 / %2 次，词元 %3 / %4</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Paused until %1 (%2).</source>
+        <translation>暂停到 %1（%2）。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Nowhere: extraction runs on this computer.</source>
+        <translation>不发送：提取在本机进行。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>Claude Code on this machine, which sends them to Anthropic under your Claude login.</source>
+        <translation>本机的 Claude Code，它会以您的 Claude 账号把内容发送给 Anthropic。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>%1 — transcripts leave this computer (secrets are masked first).</source>
+        <translation>%1 — 对话记录会离开本机（密钥会先被遮盖）。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/extraction_box.py" line="1"/>
+        <source>%1 — a server on this computer.</source>
+        <translation>%1 — 本机上的服务。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceMapBox</name>
+    <message>
+        <location filename="../../madohub_memory/gui/workspace_map_box.py" line="1"/>
+        <source>Projects</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/workspace_map_box.py" line="1"/>
+        <source>Git repositories and their worktrees are one project by themselves. For other folders, write one &quot;folder = project&quot; per line.</source>
+        <translation>代码仓库及其工作树会自动归为同一个项目。其他文件夹请每行写一条“文件夹 = 项目”。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/workspace_map_box.py" line="1"/>
+        <source>Folders and their projects</source>
+        <translation>文件夹及其所属项目</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/workspace_map_box.py" line="1"/>
+        <source>Save projects</source>
+        <translation>保存项目</translation>
+    </message>
+</context>
+<context>
     <name>AdvancedTab</name>
     <message>
         <location filename="../../madohub_memory/gui/advanced_tab.py" line="72"/>
@@ -60,6 +206,11 @@
         <location filename="../../madohub_memory/gui/advanced_tab.py" line="112"/>
         <source>Extraction and embedding</source>
         <translation>提取与向量模型</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="114"/>
+        <source>Embedding</source>
+        <translation>向量模型</translation>
     </message>
     <message>
         <location filename="../../madohub_memory/gui/advanced_tab.py" line="115"/>
@@ -570,6 +721,26 @@ madohub-memory hook --install&lt;/pre&gt;&lt;h3&gt;任意 MCP 客户端&lt;/h3&g
         <location filename="../../madohub_memory/gui/decisions_view.py" line="155"/>
         <source>Recommended when personalisation is switched off (the asker&apos;s default)</source>
         <translation>适用条件：个性化已关闭（采用提问方的默认选项）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="159"/>
+        <source>Recommended when you chose it before (too few observations to personalise)</source>
+        <translation>适用条件：您之前选过它（观察次数还不足以个性化）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="161"/>
+        <source>Ask: you answered in your own words, not with an offered option</source>
+        <translation>请询问：您之前用自己的话作答，没有选择任何给出的选项</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="175"/>
+        <source>No recommendation (your own answers so far)</source>
+        <translation>无推荐（目前都是您自己的回答）</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/decisions_view.py" line="177"/>
+        <source>{option} (Recommended) — your earlier choice</source>
+        <translation>{option}（推荐）— 您之前的选择</translation>
     </message>
     <message>
         <location filename="../../madohub_memory/gui/decisions_view.py" line="157"/>
