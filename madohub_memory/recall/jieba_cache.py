@@ -25,7 +25,7 @@ from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_r
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2
 
 
 def import_jieba() -> ModuleType:

@@ -2,9 +2,9 @@
 
 Why: tokenizers keep a dict of hundreds of thousands of strings (USE's piece prefixes,
 jieba's word frequencies). Building one costs 0.3 to 4 s, even unmarshalling it ~0.1 s: more
-than a whole CLI call may take. Written once as an open-addressing hash table over a blob of
-UTF-8 keys, it opens in microseconds; a lookup hashes the key (crc32), probes int32 slots
-(read through ``memoryview`` casts of an ``mmap``) and compares bytes. Lookups are memoised,
+than a whole CLI call may take. Written once as a bucketed hash table over a blob of
+UTF-8 keys, it opens in microseconds; a lookup hashes the key (crc32), reads its bucket from
+int32 arrays (``memoryview`` casts of an ``mmap``) and compares bytes. Lookups are memoised,
 and writes go to an overlay dict, so the object can stand in for the tokenizer's own dict.
 """
 
@@ -42,7 +42,11 @@ class MappedFiles:
 
 
 def write_table(folder: Path, name: str, items: Iterable[tuple[str, int]]) -> None:
-    """Write ``name.slots/.offsets/.values/.keys`` for the (key, int32 value) pairs."""
+    """Write ``name.buckets/.offsets/.values/.keys`` for the (key, int32 value) pairs.
+
+    Keys are grouped by bucket (crc32 of the UTF-8 key, about two buckets per key): bucket
+    ``b`` holds entries ``buckets[b]`` to ``buckets[b + 1]``. Built with numpy in well under
+    a second for jieba's 500,000 entries."""
     import numpy as np  # only to build; reading needs no numpy
 
     pairs = list(items)
@@ -50,30 +54,29 @@ def write_table(folder: Path, name: str, items: Iterable[tuple[str, int]]) -> No
     size = 1
     while size < 2 * max(1, len(keys)):
         size *= 2
-    slots = [-1] * size
-    mask = size - 1
-    for index, key in enumerate(keys):
-        slot = zlib.crc32(key) & mask
-        while slots[slot] >= 0:
-            slot = (slot + 1) & mask
-        slots[slot] = index
+    hashes = np.fromiter((zlib.crc32(k) for k in keys), dtype=np.uint32, count=len(keys)) & np.uint32(size - 1)
+    order = np.argsort(hashes, kind="stable")
+    buckets = np.zeros(size + 1, dtype=np.int32)
+    np.cumsum(np.bincount(hashes, minlength=size), out=buckets[1:])
+    ordered = [keys[i] for i in order]
     offsets = np.zeros(len(keys) + 1, dtype=np.int32)
-    np.cumsum([len(k) for k in keys], out=offsets[1:])
-    (folder / f"{name}.slots").write_bytes(np.asarray(slots, dtype=np.int32).tobytes())
+    np.cumsum([len(k) for k in ordered], out=offsets[1:])
+    values = np.asarray([v for _, v in pairs], dtype=np.int32)[order]
+    (folder / f"{name}.buckets").write_bytes(buckets.tobytes())
     (folder / f"{name}.offsets").write_bytes(offsets.tobytes())
-    (folder / f"{name}.values").write_bytes(np.asarray([v for _, v in pairs], dtype=np.int32).tobytes())
-    (folder / f"{name}.keys").write_bytes(b"".join(keys))
+    (folder / f"{name}.values").write_bytes(values.tobytes())
+    (folder / f"{name}.keys").write_bytes(b"".join(ordered))
 
 
 class MappedTable:
     """The table ``name`` of ``files``, with the dict methods tokenizers use."""
 
     def __init__(self, files: MappedFiles, name: str) -> None:
-        self._slots = files.ints(f"{name}.slots")
+        self._buckets = files.ints(f"{name}.buckets")
         self._offsets = files.ints(f"{name}.offsets")
         self._values = files.ints(f"{name}.values")
         self._keys = files.bytes(f"{name}.keys")
-        self._mask = len(self._slots) - 1
+        self._mask = len(self._buckets) - 2
         self._memo: dict[str, Any] = {}
 
     def __len__(self) -> int:
@@ -100,15 +103,12 @@ class MappedTable:
         self._memo[key] = value
 
     def _lookup(self, key: bytes) -> int | None:
-        slots, offsets, keys, mask = self._slots, self._offsets, self._keys, self._mask
-        slot = zlib.crc32(key) & mask
-        while True:
-            index = slots[slot]
-            if index < 0:
-                return None
+        offsets, keys = self._offsets, self._keys
+        bucket = zlib.crc32(key) & self._mask
+        for index in range(self._buckets[bucket], self._buckets[bucket + 1]):
             if keys[offsets[index]:offsets[index + 1]] == key:
                 return self._values[index]
-            slot = (slot + 1) & mask
+        return None
 
 
 # -- cache folders ---------------------------------------------------------------------------

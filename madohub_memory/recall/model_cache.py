@@ -38,7 +38,7 @@ from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_r
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+FORMAT = 3
 
 
 # -- the package's modules, without its __init__ ------------------------------------------
