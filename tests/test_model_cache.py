@@ -87,7 +87,6 @@ def test_jieba_from_the_mapped_dictionary_segments_like_jieba(cache_dir: Path) -
     reference = jieba.Tokenizer()
     reference.initialize()  # jieba's own loader
     mapped = jieba.Tokenizer()
-    mapped.lock = reference.lock.__class__()
     jieba_dt, jieba.dt = jieba.dt, mapped
     try:
         jieba_cache.initialize(jieba)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import logging
 import struct
 import sys
 import zlib
@@ -35,8 +34,6 @@ from typing import Any
 import numpy as np
 
 from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
-
-log = logging.getLogger(__name__)
 
 FORMAT = 3
 
@@ -73,7 +70,7 @@ def model_files() -> tuple[Path, Path]:
     return resources / "weights.npz", resources / "sp.model"
 
 
-# -- where the cache lives -------------------------------------------------------------------
+# -- the cache folder's name ------------------------------------------------------------------
 
 def cache_key() -> str:
     parts = [f"f{FORMAT}"]
