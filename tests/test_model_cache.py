@@ -41,7 +41,7 @@ def test_cached_model_embeds_exactly_like_the_package(cache_dir: Path, reference
     backend = model_cache.load_use()
     folder = cache_dir / model_cache.cache_key()
     assert (folder / "manifest.json").is_file()
-    assert isinstance(backend.table, np.memmap)  # the 65 MB table is mapped, not read
+    assert not backend.table.flags.owndata and not backend.table.flags.writeable  # mapped, not read
     np.testing.assert_allclose(backend.encode(TEXTS), reference, atol=1e-6)
     built = (folder / "manifest.json").stat().st_mtime_ns
     again = model_cache.load_use()  # a second process start: reads the cache, builds nothing
@@ -108,3 +108,18 @@ def test_jieba_is_imported_without_pkg_resources(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_the_command_line_runs_blas_on_one_thread(tmp_path: Path) -> None:
+    """Set before numpy loads, so the embedder needs no threadpoolctl at start-up."""
+    import subprocess
+
+    probe = ("import sys; from madohub_memory.cli import main; main(['--db', sys.argv[1], 'pending']); "
+             "import numpy, threadpoolctl; from madohub_memory.recall import model_cache; "
+             "print([i['num_threads'] for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas'], "
+             "model_cache._blas_limiter(1))")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "m.db")], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[1] None"

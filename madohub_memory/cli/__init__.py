@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -118,6 +119,10 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if "numpy" not in sys.modules:
+        # One BLAS thread, set before numpy loads OpenBLAS (see recall/embeddings.py for why);
+        # the embedder then needs no threadpoolctl, ~20 ms of a cold recall or remember.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list == ["--version"]:  # answered before every command module is imported
         print(f"madohub-memory {__version__}")

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import mmap
 import os
-import shutil
-import tempfile
-import time
+import sys
 import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -114,9 +112,15 @@ class MappedTable:
 # -- cache folders ---------------------------------------------------------------------------
 
 def cache_root() -> Path:
+    """``$MADOHUB_CACHE_DIR/models``, else the user cache dir (XDG on Linux, read without
+    importing platformdirs, which is used on other systems)."""
     env = os.environ.get("MADOHUB_CACHE_DIR")
     if env:
         return Path(env).expanduser() / "models"
+    if sys.platform.startswith("linux"):
+        xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+        return base / "madohub-memory" / "models"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("madohub-memory", appauthor=False)) / "models"
@@ -129,6 +133,9 @@ def ensure(folder: Path, build_into: Callable[[Path], None]) -> Path:
     cache, and two processes building at once both succeed."""
     if (folder / "manifest.json").is_file():
         return folder
+    import shutil
+    import tempfile
+
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     try:
@@ -151,6 +158,9 @@ def ensure(folder: Path, build_into: Callable[[Path], None]) -> Path:
 def _remove_stale(folder: Path) -> None:
     """Caches of the same model for older package versions unused for a month, and builds
     killed a day ago."""
+    import shutil
+    import time
+
     now = time.time()
     family = folder.name.rsplit("-", 1)[0]
     for old in folder.parent.glob(f"{family}-*"):

@@ -6,8 +6,8 @@ parsed into a 250,000-entry prefix dict (~0.6 s). A CLI call that embeds one que
 both, every time. The first load writes what they produce to
 ``<user cache dir>/madohub-memory/models/<key>/``:
 
-* every weight array as ``.npy``, opened with ``mmap_mode="r"`` (the embedding table is
-  read only at the rows a text uses);
+* every weight array in one file, mapped and viewed as numpy arrays (the 65 MB embedding
+  table is read only at the rows a text uses);
 * the prefix dict as a :class:`~madohub_memory.recall.mapped_table.MappedTable`, looked
   up per substring, so nothing is parsed at start;
 * the piece scores and the normaliser's character map as raw bytes.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import struct
 import sys
 import zlib
@@ -35,7 +36,7 @@ import numpy as np
 
 from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
 
-FORMAT = 3
+FORMAT = 4
 
 
 # -- the package's modules, without its __init__ ------------------------------------------
@@ -119,6 +120,29 @@ def _arrays(backend: Any) -> tuple[dict[str, np.ndarray], dict[str, int], dict[s
     return single, lists, scalars
 
 
+def _write_weights(path: Path, arrays: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Every array into one file (64-byte aligned), so loading maps one file, not thirty."""
+    layout: dict[str, Any] = {}
+    with open(path, "wb") as handle:
+        for name, value in arrays.items():
+            handle.write(b"\0" * (-handle.tell() % 64))
+            data = np.ascontiguousarray(value)
+            layout[name] = {"offset": handle.tell(), "dtype": data.dtype.str, "shape": list(data.shape)}
+            handle.write(data.tobytes())
+    return layout
+
+
+def _read_weights(files: MappedFiles, layout: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Read-only numpy views into the mapped file (the embedding table is read by row on use)."""
+    blob = files.bytes("weights.bin")
+    arrays = {}
+    for name, spec in layout.items():
+        dtype = np.dtype(spec["dtype"])
+        count = int(np.prod(spec["shape"], dtype=np.int64))
+        arrays[name] = np.frombuffer(blob, dtype=dtype, count=count, offset=spec["offset"]).reshape(spec["shape"])
+    return arrays
+
+
 def build(folder: Path) -> None:
     """Load the model the package's way once and write the cache into ``folder``."""
     tokenizer_module = _module("pure_tokenizer.py", "pure_tokenizer")
@@ -127,8 +151,7 @@ def build(folder: Path) -> None:
     tokenizer = tokenizer_module.UsePureTokenizer(str(sp_model))
     backend = backend_module.NumpyBackend(str(weights), tokenizer, threads=1)
     single, lists, scalars = _arrays(backend)
-    for name, value in single.items():
-        np.save(folder / f"w.{name}.npy", np.ascontiguousarray(value), allow_pickle=False)
+    arrays = _write_weights(folder / "weights.bin", single)
     write_table(folder, "prefixes", tokenizer._prefixes.items())
     pieces = [p.encode("utf-8") for p in tokenizer._pieces]
     offsets = np.zeros(len(pieces) + 1, dtype=np.int32)
@@ -142,7 +165,7 @@ def build(folder: Path) -> None:
         charsmap = struct.pack(f"<I{len(units)}I", 4 * len(units), *units) + tokenizer._normalizer._normalized
     (folder / "charsmap.bin").write_bytes(charsmap)
     manifest = {
-        "format": FORMAT, "arrays": sorted(single), "lists": lists, "scalars": scalars,
+        "format": FORMAT, "arrays": arrays, "lists": lists, "scalars": scalars,
         "tokenizer": {"unk_id": tokenizer._unk_id, "bos_id": tokenizer._bos_id, "eos_id": tokenizer._eos_id,
                       "unk_score": tokenizer._unk_score, "max_len": tokenizer._max_len},
     }
@@ -176,13 +199,8 @@ def load(folder: Path, threads: int = 1) -> Any:
         def __init__(self, tokenizer: Any) -> None:  # replaces the npz inflate; encode is inherited
             self.sp = tokenizer
             self.threads = threads
-            try:
-                from threadpoolctl import ThreadpoolController
-
-                self._threadpool = ThreadpoolController().limit
-            except Exception:
-                self._threadpool = None
-            arrays = {name: np.load(folder / f"w.{name}.npy", mmap_mode="r") for name in manifest["arrays"]}
+            self._threadpool = _blas_limiter(threads)
+            arrays = _read_weights(files, manifest["arrays"])
             for name, length in manifest["lists"].items():
                 setattr(self, name, [arrays.pop(f"{name}.{i}") for i in range(length)])
             for name, value in arrays.items():
@@ -191,6 +209,20 @@ def load(folder: Path, threads: int = 1) -> Any:
                 setattr(self, name, value)
 
     return MappedBackend(MappedTokenizer())
+
+
+def _blas_limiter(threads: int) -> Any:
+    """threadpoolctl's limit (as the package does), unless BLAS already runs with that many
+    threads: the command line sets ``OPENBLAS_NUM_THREADS=1`` before numpy loads, which saves
+    importing threadpoolctl and scanning the loaded libraries (~20 ms of every start)."""
+    if os.environ.get("OPENBLAS_NUM_THREADS") == str(threads):
+        return None
+    try:
+        from threadpoolctl import ThreadpoolController
+
+        return ThreadpoolController().limit
+    except Exception:
+        return None
 
 
 def load_use(threads: int = 1) -> Any:
