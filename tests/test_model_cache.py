@@ -123,3 +123,19 @@ def test_the_command_line_runs_blas_on_one_thread(tmp_path: Path) -> None:
                           timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[1] None"
+
+
+def test_caches_of_other_versions_are_pruned(cache_dir: Path) -> None:
+    import os
+    import time
+
+    from madohub_memory.recall.mapped_table import ensure
+
+    now = time.time()
+    for n, age_days in enumerate([1, 2, 3, 40]):
+        old = cache_dir / f"thing-old{n}"
+        old.mkdir(parents=True)
+        (old / "manifest.json").write_text("{}")
+        os.utime(old / "manifest.json", (now - age_days * 86400, now - age_days * 86400))
+    ensure(cache_dir / "thing-new", lambda into: (into / "manifest.json").write_text("{}"))
+    assert sorted(p.name for p in cache_dir.iterdir()) == ["thing-new", "thing-old0", "thing-old1"]

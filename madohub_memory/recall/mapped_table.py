@@ -155,20 +155,25 @@ def ensure(folder: Path, build_into: Callable[[Path], None]) -> Path:
     return folder
 
 
-def _remove_stale(folder: Path) -> None:
-    """Caches of the same model for older package versions unused for a month, and builds
-    killed a day ago."""
+def _remove_stale(folder: Path, keep: int = 2) -> None:
+    """Caches of the same model for other package versions: at most ``keep`` of them (another
+    installation may still use one), none unused for a month; and builds killed a day ago."""
     import shutil
     import time
 
     now = time.time()
     family = folder.name.rsplit("-", 1)[0]
+    others = []
     for old in folder.parent.glob(f"{family}-*"):
         try:
-            if old != folder and (old / "manifest.json").stat().st_atime < now - 30 * 86400:
-                shutil.rmtree(old, ignore_errors=True)
+            if old != folder:
+                others.append(((old / "manifest.json").stat().st_atime, old))
         except OSError:
             continue
+    others.sort(reverse=True)
+    for rank, (used, old) in enumerate(others):
+        if rank >= keep or used < now - 30 * 86400:
+            shutil.rmtree(old, ignore_errors=True)
     for old in folder.parent.glob(".build-*"):
         try:
             if old.stat().st_mtime < now - 86400:
