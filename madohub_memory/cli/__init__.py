@@ -2,7 +2,11 @@
 
 Each module in :data:`COMMAND_MODULES` registers its sub-commands with
 ``register(subparsers, common)``; ``common`` is the parent parser that gives every
-command ``--db`` and ``--json``.
+command ``--db`` and ``--json``. The same options are accepted before the command too
+(``madohub-memory --db F ingest ...``, as with ``git -C``); given after it, they win.
+
+Start-up time matters (an agent's hook runs this on every turn): command modules import
+only argparse-level things at the top and load services, numpy or Qt inside handlers.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,34 +26,97 @@ COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
     "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
-    "scrub",
+    "scrub", "desktop",
 ]
 
 
-def common_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--db", metavar="PATH", default=None,
+def add_global_options(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument(
+        "--db", metavar="PATH", default=default,
         help="database file (default: $MADOHUB_DB or the user data dir)",
     )
-    common.add_argument("--json", action="store_true", help="machine-readable JSON output")
+    parser.add_argument(
+        "--json", action="store_true", default=False if default is None else default,
+        help="machine-readable JSON output",
+    )
+
+
+def common_parser() -> argparse.ArgumentParser:
+    """The parent of every sub-command: ``--db``/``--json`` after the command. Their
+    defaults are suppressed so that they do not overwrite a value given before it."""
+    common = argparse.ArgumentParser(add_help=False)
+    add_global_options(common, argparse.SUPPRESS)
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``only`` just the commands of that one module."""
     parser = argparse.ArgumentParser(
         prog="madohub-memory",
         description="Human-gated long-term memory for AI agents.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    add_global_options(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = common_parser()
-    for name in COMMAND_MODULES:
+    for name in [only] if only else COMMAND_MODULES:
         module_name = f"{__name__}.{name}_cmd"
         if importlib.util.find_spec(module_name) is None:
             continue
         importlib.import_module(module_name).register(subparsers, common)
+    parser.commands = sorted(subparsers.choices)  # type: ignore[attr-defined]
     return parser
+
+
+def command_name(argv: Sequence[str]) -> str | None:
+    """The sub-command named in ``argv`` (after any global options), or None (help, version...)."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token == "--db":
+            skip = True
+        elif token == "--json" or token.startswith("--db="):
+            continue
+        elif token.startswith("-"):
+            return None
+        else:
+            return token
+    return None
+
+
+def module_for(command: str) -> str | None:
+    """The module of :data:`COMMAND_MODULES` that registers ``command``, found without importing
+    them all: ``<command>_cmd`` or, for modules with several commands, by reading their source
+    for ``add_parser("<command>"``. None when unsure (a frozen app has no source): then every
+    module is registered, as before."""
+    if command in COMMAND_MODULES:
+        return command
+    needles = (f'add_parser("{command}"', f"add_parser('{command}'")
+    for name in COMMAND_MODULES:
+        spec = importlib.util.find_spec(f"{__name__}.{name}_cmd")
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        try:
+            with open(spec.origin, encoding="utf-8") as handle:
+                source = handle.read()
+        except OSError:
+            return None
+        if any(needle in source for needle in needles):
+            return name
+    return None
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse with only the module of the command imported (start-up time: an agent's hook runs
+    this on every turn); anything unexpected is parsed by the whole command line."""
+    command = command_name(argv)
+    module = module_for(command) if command else None
+    if module is not None:
+        parser = build_parser(module)
+        if command in parser.commands:  # type: ignore[attr-defined]
+            return parser.parse_args(argv)
+    return build_parser().parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,8 +124,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         import multiprocessing
 
         multiprocessing.freeze_support()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    if "numpy" not in sys.modules:
+        # One BLAS thread, set before numpy loads OpenBLAS (see recall/embeddings.py for why);
+        # the embedder then needs no threadpoolctl, ~20 ms of a cold recall or remember.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:  # answered before every command module is imported
+        print(f"madohub-memory {__version__}")
+        return 0
+    args = parse(args_list)
     try:
         return int(args.handler(args) or 0)
     except UserError as exc:
@@ -68,3 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def gui_main() -> int:
+    """The ``madohub-memory-gui`` launcher (a gui-script: no console window on Windows)."""
+    return main(["gui", *sys.argv[1:]])

@@ -130,6 +130,9 @@ def run(args: argparse.Namespace) -> int:
         if instance is not None:
             instance.activated.connect(lambda: (window.showNormal(), window.raise_(), window.activateWindow()))
         window.show()
+        from madohub_memory.gui.tray import TrayController
+
+        window.tray = TrayController(window, worker)  # type: ignore[attr-defined]  # no-op without a tray
         schedulers = start_background_jobs(path)
         try:
             return int(app.exec())

@@ -36,17 +36,18 @@ _jieba = None
 
 
 def _segmenter():  # type: ignore[no-untyped-def]
-    """jieba, imported and initialised once (about a second, on first Chinese text)."""
+    """jieba, imported and initialised once (its dictionary memory-mapped: :mod:`.jieba_cache`)."""
     global _jieba
     if _jieba is None:
         with _jieba_lock:
             if _jieba is None:
                 import logging
 
-                import jieba
+                from madohub_memory.recall import jieba_cache
 
+                jieba = jieba_cache.import_jieba()
                 jieba.setLogLevel(logging.WARNING)
-                jieba.initialize()
+                jieba_cache.initialize(jieba)
                 _jieba = jieba
     return _jieba
 

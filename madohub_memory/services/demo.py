@@ -13,23 +13,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import madohub_memory
 from madohub_memory.core.clock import parse_iso, to_iso
 from madohub_memory.core.errors import UserError
+from madohub_memory.core.resources import resources_dir
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
 
 REFERENCE = "2026-11-01T09:00:00.000Z"
 _TIME_KEYS = {"created_at", "updated_at", "seen_at", "started_at", "last_hit_at", "at"}
-
-
-def resources_dir() -> Path:
-    """``resources/`` next to the package (source checkout or bundled app)."""
-    path = Path(madohub_memory.__file__).resolve().parent.parent / "resources"
-    if not path.is_dir():
-        raise UserError(f"The resources folder is missing (looked in {path}); reinstall MadoHub Memory.")
-    return path
 
 
 def demo_file() -> Path:

@@ -14,8 +14,6 @@ import hashlib
 import importlib.util
 import logging
 import os
-import socket
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -48,6 +46,21 @@ def _head_hash(path: str, length: int) -> str:
     return f"{len(data)}:{hashlib.sha1(data).hexdigest()}"
 
 
+def _mentions(path: str, needle: bytes, chunk: int = 1 << 20) -> bool:
+    """Whether the file contains ``needle`` (a byte scan, far cheaper than parsing every line)."""
+    try:
+        with open(path, "rb") as handle:
+            tail = b""
+            while block := handle.read(chunk):
+                window = tail + block
+                if needle in window:
+                    return True
+                tail = window[-(len(needle) - 1):]
+    except OSError:
+        return True  # let the real reader report the problem
+    return False
+
+
 def empty_counts() -> dict[str, int]:
     return {"turns": 0, **dict.fromkeys(OUTCOMES, 0), "invalid": 0}
 
@@ -57,7 +70,9 @@ class IngestService:
         self.svc = svc
         self._extractor = extractor
         self._built_from: dict[str, Any] | None = None
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        # os.uname and urandom rather than socket and uuid: the Stop hook imports this module
+        # on every turn, and those two imports cost it ~10 ms
+        self.owner = f"{os.uname().nodename}:{os.getpid()}:{os.urandom(4).hex()}"
 
     # -- the extractor -------------------------------------------------------------------
 
@@ -243,6 +258,8 @@ class IngestService:
 
     def _capture_decisions(self, path: str, summary: dict[str, Any]) -> int:
         if importlib.util.find_spec("madohub_memory.services.decisions") is None:
+            return 0
+        if not _mentions(path, b"AskUserQuestion"):  # most sessions: no parse, no decisions import
             return 0
         try:
             return int(self.svc.decisions.capture_transcript(path) or 0)

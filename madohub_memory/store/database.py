@@ -10,8 +10,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from madohub_memory.core.errors import UserError
 from madohub_memory.store.migrations import migrate
 
@@ -50,7 +48,6 @@ class Store:
             raise UserError(f"Cannot open the database file {self.path}: {exc}.") from None
         conn.row_factory = sqlite3.Row
         self.conn = conn
-        self.db = sqlite_utils.Database(conn)
         self._depth = 0
         self._identity: tuple[int, int] | None = None
         self._lock = threading.RLock()

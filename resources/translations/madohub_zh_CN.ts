@@ -1988,4 +1988,47 @@ Basis: {stage}; confidence: {level}
         <translation>数据库文件 {0} 在打开期间被删除或替换；没有写入任何内容。请重新启动 MadoHub Memory 以打开现在的文件。</translation>
     </message>
 </context>
+<context>
+    <name>TrayController</name>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>MadoHub Memory: %1 pending</source>
+        <translation>MadoHub 记忆：%1 条待审核</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>Open the review queue</source>
+        <translation>打开审核队列</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>Notify me when candidates arrive</source>
+        <translation>有新候选时通知我</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>Quit MadoHub Memory</source>
+        <translation>退出 MadoHub 记忆</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>MadoHub Memory</source>
+        <translation>MadoHub 记忆</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>1 new memory candidate to review</source>
+        <translation>1 条新的记忆候选等待审核</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>%1 new memory candidates to review</source>
+        <translation>%1 条新的记忆候选等待审核</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/tray.py" line="0"/>
+        <source>Still running in the tray, so agents&apos; candidates keep arriving. Quit from its menu.</source>
+        <translation>仍在托盘中运行，智能体的候选会继续到达。可从托盘菜单退出。</translation>
+    </message>
+</context>
 </TS>

@@ -10,8 +10,8 @@ which :func:`madohub_memory.store.recall.register_functions` defines on every co
 
 from __future__ import annotations
 
+import os
 import sqlite3
-import uuid
 
 VERSION = 4
 NAME = "recall"
@@ -98,6 +98,6 @@ def apply(conn: sqlite3.Connection) -> None:
     conn.execute(
         "INSERT INTO memory_fts (rowid, text) SELECT id, mh_fts_text(content) FROM memories"
     )
-    conn.execute(
-        "INSERT INTO recall_state (key, value) VALUES ('index_id', ?)", (uuid.uuid4().hex,)
+    conn.execute(  # os.urandom, not uuid: every command imports this module, uuid costs ~10 ms
+        "INSERT INTO recall_state (key, value) VALUES ('index_id', ?)", (os.urandom(16).hex(),)
     )
