@@ -82,6 +82,7 @@ def test_a_flagged_injection_never_becomes_memory_by_auto_approve(svc: Services)
     injection = svc.review.submit(CandidateDraft(INJECTIONS_KEY[0], "preference", source="remember", confidence=0.95))
     rule = svc.review.submit(CandidateDraft("Run make test before merging.", "preference", source="remember",
                                             confidence=0.95))
-    assert svc.review.auto_approve() == [rule.candidate_id]
+    svc.review.auto_approve()  # the policy also acts on arrival; either way the rule is approved
+    assert svc.review.get(rule.candidate_id).status == "approved"
     assert svc.review.get(injection.candidate_id).status == "pending"
     assert "instruction" in svc.review.get(injection.candidate_id).flags
