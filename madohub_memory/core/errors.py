@@ -10,6 +10,14 @@ from __future__ import annotations
 MAX_MESSAGE_CHARS = 400
 
 
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error sentence, cut to ``limit`` characters (inputs can be huge)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}…({len(str(value)):,} characters)"
+
+
 def _bounded(message: str) -> str:
     """Keep a sentence readable when it quotes a huge input (a 20,000-character argument):
     its start (what went wrong) and its end (what to do) stay, the middle is left out."""

@@ -6,7 +6,7 @@ import hashlib
 import re
 import unicodedata
 
-from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.errors import ValidationError, shown
 from madohub_memory.core.vocab import MAX_CONTENT_CHARS
 
 # Zero-width characters, bidi embeddings/overrides/isolates, BOM and soft hyphen:
@@ -76,9 +76,5 @@ def first_line(text: str, limit: int = 160) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)`` for an error sentence, cut to ``limit`` characters (inputs can be huge)."""
-    text = repr(value)
-    if len(text) <= limit:
-        return text
-    return f"{text[: limit - 1]}…({len(str(value)):,} characters)"
+__all__ = ["clean_text", "fingerprint", "first_line", "normalise_for_fingerprint", "replace_surrogates",
+           "shown", "validate_content"]

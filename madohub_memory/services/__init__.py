@@ -31,8 +31,14 @@ class Services:
         self.clock = clock or Clock()
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None) -> Services:
-        return cls(Store(Path(path) if path else default_db_path()), clock)
+    def open(
+        cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None, *, create: bool = True,
+        check: bool = True,
+    ) -> Services:
+        """Open (and with ``create``, create if missing) the database; read commands pass
+        ``create=False`` so that a mistyped path is an error, not a new empty database.
+        ``check=False`` (doctor, backup) opens a file marked damaged."""
+        return cls(Store(Path(path) if path else default_db_path(), create=create, check=check), clock)
 
     def close(self) -> None:
         self.store.close()
@@ -104,6 +110,12 @@ class Services:
         from madohub_memory.services.working import WorkingMemoryService
 
         return WorkingMemoryService(self)
+
+    @cached_property
+    def backup(self) -> Any:
+        from madohub_memory.services.backup import BackupService
+
+        return BackupService(self)
 
     @cached_property
     def decisions(self) -> Any:

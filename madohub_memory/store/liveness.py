@@ -110,3 +110,13 @@ def is_alive(owner: str | None) -> bool | None:
         if now and now != start:
             return False  # the pid now belongs to another process
     return True
+
+
+def terminal_session() -> str:
+    """The POSIX session this process runs in (a terminal, or an agent's shell), as a stable
+    name: every command typed in one terminal, or run by one agent process, shares it."""
+    getsid = getattr(os, "getsid", None)
+    if getsid is None:
+        return f"process{_SEP}{process_identity()}"
+    sid = getsid(0)
+    return _SEP.join(("terminal", _hostname(), str(sid), process_start(sid)))

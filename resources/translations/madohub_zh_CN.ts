@@ -229,6 +229,11 @@
         <translation>归档过期候选、自动批准</translation>
     </message>
     <message>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="286"/>
+        <source>Daily backup of the database</source>
+        <translation>每日备份数据库</translation>
+    </message>
+    <message>
         <location filename="../../madohub_memory/gui/advanced_tab.py" line="298"/>
         <source>due now</source>
         <translation>即将运行</translation>
