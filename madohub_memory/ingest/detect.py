@@ -66,6 +66,12 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[LineError]]:
     return files, errors
 
 
+def _json_array(path: str) -> bool:
+    """A file that starts with ``[`` and has no line that is a JSON object: one JSON array
+    (a JSONL file whose first line is a broken array still has objects on its other lines)."""
+    return not any(isinstance(r, dict) for r in peek_json_lines(path))
+
+
 def _is_regular(path: str) -> bool:
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
@@ -97,7 +103,7 @@ def detect_format(path: str) -> str:
     first = first_json_char(path)
     if not first:
         raise UserError("file is empty")
-    if path.lower().endswith(".json") or first == "[":
+    if path.lower().endswith(".json") or (first == "[" and _json_array(path)):
         if path.lower().endswith(".jsonl") and first == "[":
             raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
         return _json_format(_load_json(path))
@@ -135,7 +141,7 @@ def read_file(
 ) -> ReadResult:
     """Read one file in a known format (not ``auto``); raises :class:`UserError` for file-level errors."""
     if fmt in LINE_FORMATS:
-        if first_json_char(path) == "[":
+        if first_json_char(path) == "[" and _json_array(path):
             raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
         reader = read_claude_code if fmt == "claude-code" else read_plain_jsonl
         return reader(path, start_offset, start_line, state)

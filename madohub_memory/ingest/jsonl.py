@@ -3,7 +3,8 @@
 Lines may carry ``conversation_id`` (or ``session_id``) to split one file into several
 conversations and ``id`` for their own stable turn id. Otherwise identity comes from the
 content, never from the path or the line number: the conversation is named by its first
-turn (role, text, time) and each turn by its position in the conversation and its text.
+turn (role, text, time) and each turn by its text, its position and the turn before it
+(so a conversation rewritten after a shared beginning is new from the first difference on).
 So a copy of a file in another folder adds nothing, a file that grows adds its new lines,
 and a file overwritten with another conversation adds that conversation. (Two files whose
 first turns are identical are read as one conversation.)
@@ -54,7 +55,7 @@ def content_conversation_id(role: str, text: str, stamp: str | None) -> str:
     return f"jsonl:c{_digest(role, text, stamp or '')}"
 
 
-def _turn(record: Any, conv_id: str, line: int, position: int) -> ParsedTurn:
+def _turn(record: Any, conv_id: str, line: int, position: int, previous: str = "") -> ParsedTurn:
     if not isinstance(record, dict):
         raise ValueError("not a JSON object with role and content")
     role = _ROLE_ALIASES.get(str(record.get("role", "")).strip().lower())
@@ -70,7 +71,7 @@ def _turn(record: Any, conv_id: str, line: int, position: int) -> ParsedTurn:
     if isinstance(own, (str, int)) and not isinstance(own, bool) and str(own):
         turn_id = f"{conv_id}:{own}"
     else:
-        turn_id = f"{conv_id}:{_digest(str(position), role, text)}"
+        turn_id = f"{conv_id}:{_digest(previous, str(position), role, text)}"
     meta: dict[str, Any] = {"line": line}
     if isinstance(record.get("name"), (str, int, float)) and record.get("name"):
         meta["speaker"] = str(record["name"])
@@ -86,6 +87,7 @@ def read_plain_jsonl(
     if default_id is None and start_offset > 0:
         default_id = file_conversation_id(path)  # read before ids came from content: stay in it
     positions: dict[str, int] = dict(state.get("positions") or {})
+    last: dict[str, str] = dict(state.get("last") or {})  # the newest turn id per conversation
     conversations: dict[str, ParsedConversation] = {}
     for line in iter_json_lines(path, start_offset, start_line):
         result.lines_read += 1
@@ -101,7 +103,7 @@ def read_plain_jsonl(
         else:
             conv_id = default_id or ""
         try:
-            turn = _turn(record, conv_id, line.number, positions.get(conv_id, 0))
+            turn = _turn(record, conv_id, line.number, positions.get(conv_id, 0), last.get(conv_id, ""))
         except ValueError as exc:
             result.errors.append(LineError(path, line.number, str(exc)))
             continue
@@ -111,6 +113,7 @@ def read_plain_jsonl(
             conv_id = default_id = content_conversation_id(turn.role, turn.content, turn.created_at)
             turn = _turn(record, conv_id, line.number, 0)
         positions[conv_id] = positions.get(conv_id, 0) + 1
+        last[conv_id] = turn.id
         conv = conversations.get(conv_id)
         if conv is None:
             conv = conversations[conv_id] = ParsedConversation(
@@ -118,7 +121,7 @@ def read_plain_jsonl(
             )
         conv.turns.append(turn)
     result.conversations.extend(conversations.values())
-    result.state = {"positions": positions}
+    result.state = {"positions": positions, "last": last}
     if default_id:
         result.state["conversation_id"] = default_id
     return result

@@ -365,8 +365,10 @@ class IngestService:
                         counts["invalid"] += 1
                         continue
                     counts[outcome] = counts.get(outcome, 0) + 1
-                with store.transaction():
-                    ingest_rows.finish_turns(store, [r["id"] for r in rows], self.owner, "done", now)
+                ids = [r["id"] for r in rows]
+                for start in range(0, len(ids), WRITE_CHUNK):
+                    with store.transaction():
+                        ingest_rows.finish_turns(store, ids[start:start + WRITE_CHUNK], self.owner, "done", now)
             except BaseException:
                 try:
                     with store.transaction():

@@ -29,6 +29,14 @@ BUSY_TIMEOUT_MS = 5_000
 BUSY_GIVE_UP_S = 30.0  # BEGIN IMMEDIATE is retried this long before the one-sentence error
 
 
+def busy_give_up_s() -> float:
+    """How long a write waits for another process's lock (``$MADOHUB_BUSY_TIMEOUT`` seconds)."""
+    try:
+        return max(0.0, float(os.environ.get("MADOHUB_BUSY_TIMEOUT", BUSY_GIVE_UP_S)))
+    except ValueError:
+        return BUSY_GIVE_UP_S
+
+
 def default_db_path() -> Path:
     """``$MADOHUB_DB`` or ``<user data dir>/madohub-memory/memory.db``."""
     env = os.environ.get("MADOHUB_DB")
@@ -48,11 +56,14 @@ class LockStats:
 
     max_hold_s = 0.0
     transactions = 0
+    holds: list[float] = []  # kept only while MADOHUB_LOCK_STATS is set (for percentiles)
 
     @classmethod
     def add(cls, held_s: float) -> None:
         cls.transactions += 1
         cls.max_hold_s = max(cls.max_hold_s, held_s)
+        if len(cls.holds) < 1_000_000 and os.environ.get("MADOHUB_LOCK_STATS"):
+            cls.holds.append(held_s)
 
     @classmethod
     def dump(cls) -> None:
@@ -61,10 +72,14 @@ class LockStats:
             return
         import json
 
+        ordered = sorted(cls.holds)
+        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
         try:
             with open(target, "a", encoding="utf-8") as handle:
-                handle.write(json.dumps({"pid": os.getpid(), "max_hold_ms": round(cls.max_hold_s * 1000, 1),
-                                         "transactions": cls.transactions}) + "\n")
+                handle.write(json.dumps({
+                    "pid": os.getpid(), "max_hold_ms": round(cls.max_hold_s * 1000, 1),
+                    "p99_hold_ms": round(p99 * 1000, 1), "transactions": cls.transactions,
+                    "over_250ms": sum(1 for h in ordered if h > 0.25)}) + "\n")
         except OSError:
             pass
 
@@ -195,7 +210,7 @@ class Store:
                 waited = time.monotonic() - started
                 if not db_errors.is_busy(exc):
                     raise
-                if waited >= BUSY_GIVE_UP_S:
+                if waited >= busy_give_up_s():
                     raise db_errors.busy(self.path, waited) from None
                 time.sleep(random.uniform(0.02, 0.2))
 
@@ -232,7 +247,7 @@ class Store:
     # -- transactions -----------------------------------------------------------------
 
     @contextmanager
-    def transaction(self, wait_s: float = BUSY_GIVE_UP_S) -> Iterator[sqlite3.Connection]:
+    def transaction(self, wait_s: float | None = None) -> Iterator[sqlite3.Connection]:
         """A write transaction; nested calls join the outer one. Rolls back on any error.
 
         ``wait_s``: how long to wait for another process's write lock before giving up with
@@ -248,7 +263,7 @@ class Store:
                 return
             if self.readonly:
                 raise db_errors.read_only(self.path)
-            self._begin(wait_s)
+            self._begin(busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s()))
             self._depth = 1
             began = time.monotonic()
             try:

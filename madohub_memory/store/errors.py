@@ -7,6 +7,7 @@ are not about the file (a bug's SQL error) are left alone.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -90,8 +91,17 @@ def translate(exc: BaseException, path: Path | str, waited_s: float = 0.0) -> Us
         return read_only(path)
     if code in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in text:
         return damaged(path, text)
-    if code == SQLITE_IOERR or "disk I/O error" in text:
+    if code in (SQLITE_IOERR, SQLITE_CANTOPEN) or "disk I/O error" in text or "unable to open" in text:
+        if _disk_nearly_full(path):  # a full disk fails SQLite's shared-memory file as an I/O error
+            return full(path)
+        if code == SQLITE_CANTOPEN or "unable to open" in text:
+            return StorageError(f"Cannot open the database file {path}: {text}.")
         return StorageError(f"Cannot read or write the database {path}: the disk reported an error ({text}).")
-    if code == SQLITE_CANTOPEN or "unable to open" in text:
-        return StorageError(f"Cannot open the database file {path}: {text}.")
     return None
+
+
+def _disk_nearly_full(path: Path | str) -> bool:
+    try:
+        return shutil.disk_usage(Path(path).parent).free < 256 * 1024
+    except (OSError, ValueError):
+        return False

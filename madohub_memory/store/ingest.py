@@ -130,8 +130,8 @@ def claim_pending(
 ) -> list[dict[str, Any]]:
     """Claim whole conversations' pending turns (up to about ``max_turns``) for ``owner``.
 
-    Whole conversations, so an exchange (a prompt and its reply) is never split between two
-    workers. Claims of ``dead_owners`` (their process is gone) are taken over at once, those
+    Whole conversations (or, for one longer than ``max_turns``, its oldest whole exchanges),
+    so an exchange (a prompt and its reply) is never split between two workers. Claims of ``dead_owners`` (their process is gone) are taken over at once, those
     of ``unknown_owners`` (another host) once older than ``stale_before``; a live owner's
     claims are never taken, however long its extraction runs. Returns the claimed turns
     with their conversation's namespace, in order.
@@ -163,9 +163,12 @@ def claim_pending(
         orphan_sql, orphan_params = _orphaned(dead_owners, unknown_owners, stale_before)
         claim_where = (f"conversation_id IN ({marks}) AND (extract_state = 'pending'"
                        f" OR (extract_state = 'claimed' AND {orphan_sql}))")
+        cut = _slice_end(store, where, params, chosen, counts[0]["n"], max_turns)
+        if cut is not None:
+            claim_where += " AND seq < ?"
         store.execute(
             f"UPDATE turns SET extract_state = 'claimed', claimed_by = ?, claimed_at = ? WHERE {claim_where}",
-            (owner, now, *chosen, *orphan_params),
+            (owner, now, *chosen, *orphan_params, *(() if cut is None else (cut,))),
         )
         rows = store.query(
             "SELECT t.id, t.conversation_id, t.seq, t.role, t.content, t.created_at, t.meta,"
@@ -176,6 +179,28 @@ def claim_pending(
             (*chosen, owner, now),
         )
     return [dict(r) for r in rows]
+
+
+def _slice_end(store: Store, where: str, params: list[Any], chosen: list[str], pending: int,
+               max_turns: int) -> int | None:
+    """For one conversation with more than ``max_turns`` pending turns (a 6,000-turn
+    transcript): the seq of the first user turn after its first ``max_turns`` pending turns.
+
+    A round then claims (and later finishes) about ``max_turns`` rows, never thousands in
+    one write, and still whole exchanges: the cut is where a prompt starts.
+    """
+    if len(chosen) != 1 or pending <= max_turns:
+        return None
+    row = store.query_one(
+        f"SELECT t.seq FROM turns t WHERE {where} AND t.conversation_id = ? ORDER BY t.seq LIMIT 1 OFFSET ?",
+        (*params, chosen[0], max_turns),
+    )
+    if row is None:
+        return None
+    cut = store.query_one(
+        "SELECT MIN(seq) FROM turns WHERE conversation_id = ? AND seq >= ? AND role = 'user'", (chosen[0], row[0]),
+    )
+    return None if cut is None or cut[0] is None else int(cut[0])
 
 
 def finish_turns(store: Store, ids: Sequence[str], owner: str, state: str, now: str) -> int:
