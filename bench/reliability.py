@@ -206,7 +206,7 @@ def part_ingest(code: Path, tmp: Path, turns: int, probes: int = 10, interval: f
         ingest.kill()
         out, err = ingest.communicate()
     ingest_seconds = time.time() - started
-    probe_out, probe_err = probe.communicate(timeout=600)
+    probe_out, _probe_err = probe.communicate(timeout=600)
     try:
         results = json.loads(probe_out.strip().splitlines()[-1])
     except (ValueError, IndexError):

@@ -13,6 +13,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -82,10 +83,10 @@ def test_another_programs_sqlite_file_is_refused_and_left_untouched(tmp_path: Pa
 
 def test_a_newer_schema_is_refused_with_one_sentence(db_path: Path) -> None:
     Services.open(db_path).close()
-    with sqlite3.connect(db_path) as conn:
+    with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', 'now')")
     before = _digest(db_path)
-    with pytest.raises(ForeignDatabaseError, match="newer MadoHub Memory .*schema version 999"):
+    with pytest.raises(ForeignDatabaseError, match=r"newer MadoHub Memory .*schema version 999"):
         Store(db_path)
     run = _cli(db_path, "pending")
     assert run.returncode == 1 and "newer MadoHub Memory" in run.stderr and "Traceback" not in run.stderr

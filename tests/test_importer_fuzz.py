@@ -157,11 +157,11 @@ def test_crash_reproducers_of_issue_14(name: str, svc: Services, tmp_path: Path)
 def test_an_export_line_whose_table_is_a_list_is_one_sentence(svc: Services, tmp_path: Path) -> None:
     path = tmp_path / "x.jsonl"
     path.write_text('{"format": "madohub-memory-export", "version": 1}\n{"table": ["settings"], "row": {}}\n')
-    with pytest.raises(UserError, match="Line 2 .* unknown table"):
+    with pytest.raises(UserError, match=r"Line 2 .* unknown table"):
         svc.transfer.import_file(path)
     path.write_text('{"format": "madohub-memory-export", "version": 1}\n'
                     '{"table": "settings", "row": {"key": "k", "value": 99999999999999999999, "updated_at": "t"}}\n')
-    with pytest.raises(UserError, match="Line 2 .* cannot be stored"):
+    with pytest.raises(UserError, match=r"Line 2 .* cannot be stored"):
         svc.transfer.import_file(path)
 
 

@@ -5,8 +5,10 @@ without turns, and error messages that echoed huge inputs."""
 from __future__ import annotations
 
 import json
+import queue
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -34,12 +36,14 @@ def _mcp_exchange(db: Path, lines: list[str], replies: int) -> list[dict]:
         for line in lines:
             proc.stdin.write(line + "\n")
         proc.stdin.flush()
-        deadline = time.time() + 120
+        lines_read: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines_read.put(t) for t in proc.stdout], daemon=True).start()
+        deadline = time.time() + 60
         while len(out) < replies and time.time() < deadline:
-            text = proc.stdout.readline()
-            if not text:
-                break
-            out.append(json.loads(text))
+            try:
+                out.append(json.loads(lines_read.get(timeout=max(0.01, deadline - time.time()))))
+            except queue.Empty:
+                break  # no answer: the line was dropped
     finally:
         proc.kill()
         proc.communicate()

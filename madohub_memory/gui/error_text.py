@@ -49,6 +49,12 @@ TEMPLATES: tuple[str, ...] = (
     "Line {0} of {1} conflicts with stored data or breaks a rule ({2}); nothing was imported.",
     "Line {0} of {1} cannot be stored ({2}); nothing was imported.",
     "Unexpected error: {0}",
+    "The database {0} is busy: another program kept it locked for {1} seconds; nothing was written, try again in a moment.",
+    "The disk holding {0} is full: free some space, then try again; nothing was written.",
+    "The database {0} is read-only: it can be searched but not changed (check the file's permissions and the disk it is on).",
+    "The database {0} is damaged ({1}): run `madohub-memory doctor` to check it, or `madohub-memory restore` a backup.",
+    "{0} was written by a newer MadoHub Memory (schema version {1}; this program knows up to {2}): update madohub-memory to use it; nothing was changed.",
+    "{0} is another program's SQLite database (tables {1}), not a MadoHub Memory database: give another --db path; nothing was changed.",
 )
 
 

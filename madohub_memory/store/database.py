@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlite_utils
 
@@ -56,7 +56,7 @@ class LockStats:
 
     max_hold_s = 0.0
     transactions = 0
-    holds: list[float] = []  # kept only while MADOHUB_LOCK_STATS is set (for percentiles)
+    holds: ClassVar[list[float]] = []  # kept only while MADOHUB_LOCK_STATS is set (percentiles)
 
     @classmethod
     def add(cls, held_s: float) -> None:
