@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from madohub_memory.core.errors import DiskFullError, ForeignDatabaseError, UserError
+from madohub_memory.core.errors import UserError
 from madohub_memory.services import Services
 from madohub_memory.store import Store
-from madohub_memory.store.open_checks import APPLICATION_ID
+
+APPLICATION_ID = 0x4D484D4D  # "MHMM" (store/open_checks.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,7 +87,7 @@ def test_a_newer_schema_is_refused_with_one_sentence(db_path: Path) -> None:
     with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', 'now')")
     before = _digest(db_path)
-    with pytest.raises(ForeignDatabaseError, match=r"newer MadoHub Memory .*schema version 999"):
+    with pytest.raises(UserError, match=r"newer MadoHub Memory .*schema version 999"):
         Store(db_path)
     run = _cli(db_path, "pending")
     assert run.returncode == 1 and "newer MadoHub Memory" in run.stderr and "Traceback" not in run.stderr
@@ -231,7 +232,7 @@ def test_the_daily_backup_runs_once_a_day_and_keeps_the_newest(svc: Services) ->
 def test_a_full_disk_is_named_as_such(svc: Services) -> None:
     pages = svc.store.query_one("PRAGMA page_count")[0]
     svc.store.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk is full"
-    with pytest.raises(DiskFullError, match="is full"):
+    with pytest.raises(UserError, match="is full"):
         for i in range(2000):
             svc.review.add_manual(f"Fact {i}: " + "padding " * 50, "fact")
 

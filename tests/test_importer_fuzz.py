@@ -136,7 +136,8 @@ REPRODUCERS = {
     "id is an object": ("obj.jsonl", b'{"type": "user", "sessionId": "s1", "uuid": {"x": 1}, "message":'
                         b' {"content": "hi"}}\n{"type": "user", "sessionId": "s1", "uuid": "u2", "message":'
                         b' {"content": "next"}}\n', 1),
-    "id above 2^63": ("big.jsonl", b'{"role": "user", "content": "hi", "id": 99999999999999999999999}\n', 1),
+    "id above 2^63": ("big.jsonl", b'{"type": "user", "sessionId": "s1", "uuid": 99999999999999999999999,'
+                      b' "message": {"content": "hi"}}\n', 1),
     "type is a list": ("list.jsonl", b'{"type": ["user"], "sessionId": "s1", "uuid": "u0"}\n'
                        b'{"type": "user", "sessionId": "s1", "uuid": "u1", "message": {"content": "hi"}}\n', 1),
     "create_time 1e20": ("c.json", json.dumps([{**CHATGPT[0], "create_time": 1e20}]).encode(), 2),

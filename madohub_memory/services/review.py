@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from madohub_memory.services import Services
 
 _ACTOR_FOR_SOURCE = {"manual": "human", "remember": "agent", "turn": "agent", "compaction": "agent"}
+SWEEP_CHUNK = 50  # candidates archived or auto-approved per write transaction
 
 
 def default_session() -> str:
@@ -388,9 +389,10 @@ class ReviewService:
         days = self.svc.settings.get("archive_days")
         cutoff = to_iso(self.svc.clock.now() - timedelta(days=days))
         ids = candidate_rows.stale_pending_ids(self.svc.store, cutoff)
-        with self.changes.batch():
-            for cid in ids:
-                self._set_status(cid, "archived", "archive", "auto", "pending")
+        for start in range(0, len(ids), SWEEP_CHUNK):  # a short write per chunk, not one per sweep
+            with self.changes.batch():
+                for cid in ids[start:start + SWEEP_CHUNK]:
+                    self._set_status(cid, "archived", "archive", "auto", "pending")
         return ids
 
     def auto_approve(self) -> list[int]:
@@ -405,7 +407,8 @@ class ReviewService:
             settings.get("auto_approve.excluded_kinds"),
         )
         warm_keyword_index(*((candidate_rows.get_row(self.svc.store, cid) or {}).get("content") for cid in ids[:50]))
-        with self.changes.batch():
-            for cid in ids:
-                self.approve(cid, actor="auto")
+        for start in range(0, len(ids), SWEEP_CHUNK):
+            with self.changes.batch():
+                for cid in ids[start:start + SWEEP_CHUNK]:
+                    self.approve(cid, actor="auto")
         return ids

@@ -21,7 +21,13 @@ from pathlib import Path
 from madohub_memory.core.errors import DamagedDatabaseError, ForeignDatabaseError, StorageError
 from madohub_memory.store import errors as db_errors
 from madohub_memory.store import open_checks
-from madohub_memory.store.files import FILE_MODE, ensure_private_dir, part_path, remove_stale_parts
+from madohub_memory.store.files import (
+    FILE_MODE,
+    ensure_private_dir,
+    make_private,
+    part_path,
+    remove_stale_parts,
+)
 
 PREFIX = "memory-"
 SUFFIX = ".db"
@@ -70,7 +76,7 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
     remove_stale_parts(target)
     part = part_path(target)
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-    os.fchmod(fd, FILE_MODE)
+    make_private(fd)
     os.close(fd)
     try:
         dest = sqlite3.connect(str(part), isolation_level=None)

@@ -173,8 +173,8 @@ class Store:
         conn = self.conn
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            open_checks.check_ownership(conn, self.path)
-            version = open_checks.check_version(conn, self.path)
+            self._retry_busy(lambda: open_checks.check_ownership(conn, self.path))
+            version = self._retry_busy(lambda: open_checks.check_version(conn, self.path))
             if not self.readonly:
                 self._retry_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
                 conn.execute("PRAGMA synchronous = NORMAL")
@@ -198,7 +198,7 @@ class Store:
             return
         if migrate_schema:
             self._retry_busy(lambda: migrate(self))
-            open_checks.stamp_application_id(conn)
+            self._retry_busy(lambda: open_checks.stamp_application_id(conn))
 
     def _retry_busy(self, action: Any) -> Any:
         """Run ``action`` again while SQLite says the file is busy, up to ``BUSY_GIVE_UP_S``."""

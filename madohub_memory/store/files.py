@@ -23,6 +23,13 @@ DIR_MODE = 0o700
 _PART = ".part"
 
 
+def make_private(fd: int) -> None:
+    """0600 on an open file (it may have existed with another mode); a no-op where the
+    platform has no ``fchmod`` (Windows keeps files private through the profile folder)."""
+    if hasattr(os, "fchmod"):
+        make_private(fd)
+
+
 def ensure_private_dir(folder: Path) -> None:
     """Create ``folder`` (and any missing parent) as 0700; existing folders are left alone."""
     missing: list[Path] = []
@@ -111,7 +118,7 @@ def private_output(target: Path, mode: str = "w") -> Iterator[IO]:
     part = part_path(target)
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
     try:
-        os.fchmod(fd, FILE_MODE)
+        make_private(fd)
         handle = os.fdopen(fd, mode, encoding="utf-8" if "b" not in mode else None)
     except BaseException:
         os.close(fd)

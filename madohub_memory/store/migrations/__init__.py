@@ -55,11 +55,11 @@ def current_version(conn: sqlite3.Connection) -> int:
 
 def backup_file(conn: sqlite3.Connection, path: Path, version: int) -> Path:
     """Copy the file (SQLite backup API) to ``<file>.bak-v<version>``, readable by its owner only."""
-    from madohub_memory.store.files import FILE_MODE
+    from madohub_memory.store.files import FILE_MODE, make_private
 
     target = path.with_name(f"{path.name}.bak-v{version}")
     fd = os.open(target, os.O_WRONLY | os.O_CREAT, FILE_MODE)
-    os.fchmod(fd, FILE_MODE)
+    make_private(fd)
     os.close(fd)
     dest = sqlite3.connect(str(target))
     try:
