@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.errors import UserError, ValidationError
 from madohub_memory.core.text import clean_text
 from madohub_memory.services import Services
 
@@ -125,3 +125,14 @@ def test_error_messages_do_not_echo_huge_inputs(db_path: Path, args: list[str]) 
     run = _cli(db_path, *args)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert len(run.stderr) < 500, run.stderr[:200]
+
+
+def test_restoring_an_archived_candidate_never_makes_two_pending_copies(svc: Services, clock) -> None:
+    first = svc.review.remember("Use pnpm", "preference").candidate_id
+    clock.advance(days=31)
+    svc.sweep.run()  # archived
+    second = svc.review.remember("use pnpm", "preference").candidate_id
+    assert second != first
+    with pytest.raises(UserError, match=f"same as pending candidate {second}"):
+        svc.review.restore(first)
+    assert [c.id for c in svc.review.pending()] == [second]

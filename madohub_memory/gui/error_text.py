@@ -49,6 +49,7 @@ TEMPLATES: tuple[str, ...] = (
     "Line {0} of {1} conflicts with stored data or breaks a rule ({2}); nothing was imported.",
     "Line {0} of {1} cannot be stored ({2}); nothing was imported.",
     "Unexpected error: {0}",
+    "Candidate {0} is the same as pending candidate {1}: review that one instead.",
     "The database {0} is busy: another program kept it locked for {1} seconds; nothing was written, try again in a moment.",
     "The disk holding {0} is full: free some space, then try again; nothing was written.",
     "The database {0} is read-only: it can be searched but not changed (check the file's permissions and the disk it is on).",

@@ -344,8 +344,15 @@ class ReviewService:
         self._set_status(candidate_id, "rejected", "reject", actor, "pending")
 
     def restore(self, candidate_id: int, actor: str = "human") -> None:
-        """Put an archived or rejected candidate back in the queue."""
-        self._set_status(candidate_id, "pending", "restore", actor, "archived", "rejected")
+        """Put an archived or rejected candidate back in the queue (unless an equivalent one
+        is already waiting there: two pending copies of one memory would break invariant 3)."""
+        with self.changes.batch():
+            row = self._require(candidate_id, "archived", "rejected")
+            twin = candidate_rows.pending_twin(self.svc.store, row)
+            if twin is not None:
+                raise ConflictError(
+                    f"Candidate {candidate_id} is the same as pending candidate {twin}: review that one instead.")
+            self._set_status(candidate_id, "pending", "restore", actor, "archived", "rejected")
 
     def edit(
         self,

@@ -61,6 +61,16 @@ def find_by_fingerprint(
     )
 
 
+def pending_twin(store: Store, row: dict[str, Any]) -> int | None:
+    """Another pending candidate with the same text, namespace and kind as ``row``."""
+    found = store.query_one(
+        "SELECT id FROM candidates WHERE fingerprint = ? AND namespace = ? AND kind = ? AND status = 'pending'"
+        " AND id != ? LIMIT 1",
+        (row["fingerprint"], row["namespace"], row["kind"], row["id"]),
+    )
+    return int(found[0]) if found else None
+
+
 def insert(store: Store, values: dict[str, Any]) -> int:
     return rows.insert(store, "candidates", CANDIDATE_COLUMNS, values)
 

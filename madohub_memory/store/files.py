@@ -27,7 +27,7 @@ def make_private(fd: int) -> None:
     """0600 on an open file (it may have existed with another mode); a no-op where the
     platform has no ``fchmod`` (Windows keeps files private through the profile folder)."""
     if hasattr(os, "fchmod"):
-        make_private(fd)
+        os.fchmod(fd, FILE_MODE)
 
 
 def ensure_private_dir(folder: Path) -> None:

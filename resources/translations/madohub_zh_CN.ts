@@ -1468,5 +1468,10 @@ Basis: {stage}; confidence: {level}
         <source>{0} is another program&apos;s SQLite database (tables {1}), not a MadoHub Memory database: give another --db path; nothing was changed.</source>
         <translation>{0} 是其他程序的 SQLite 数据库（表 {1}），不是 MadoHub Memory 数据库：请指定其他 --db 路径；未做任何更改。</translation>
     </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Candidate {0} is the same as pending candidate {1}: review that one instead.</source>
+        <translation>候选 {0} 与待审候选 {1} 相同：请审阅那一条。</translation>
+    </message>
 </context>
 </TS>
