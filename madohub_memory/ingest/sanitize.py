@@ -15,19 +15,15 @@ The walk is skipped for the usual line, where cheap byte counts show none of the
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from madohub_memory.core.jsonsafe import MAX_DEPTH, clean_value, needs_walk
 from madohub_memory.core.text import replace_surrogates
 from madohub_memory.core.vocab import ROLES
 from madohub_memory.ingest.model import LineError, ReadResult
 
-MAX_DEPTH = 100
 MAX_ID_CHARS = 512
-_INT64 = 2**63 - 1
-_SUSPECT = re.compile(rb"\\[uU][dD][89a-fA-F]|\d{19}|Infinity|NaN")
 
 
 @dataclass(frozen=True)
@@ -35,34 +31,6 @@ class Rejected:
     """An element of a whole-document file that could not be used; the reader reports it."""
 
     reason: str
-
-
-def needs_walk(raw: bytes | str) -> bool:
-    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-    return data.count(b"[") + data.count(b"{") > MAX_DEPTH or _SUSPECT.search(data) is not None
-
-
-def clean_value(value: Any, max_depth: int = MAX_DEPTH) -> Any:
-    """A copy of a parsed JSON value that can be stored; ``ValueError`` when nested too deep."""
-    return _clean(value, 0, max_depth)
-
-
-def _clean(value: Any, depth: int, max_depth: int) -> Any:
-    if isinstance(value, str):
-        return replace_surrogates(value)
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return value if -_INT64 - 1 <= value <= _INT64 else str(value)
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if depth >= max_depth:
-        raise ValueError(f"nested more than {max_depth} levels deep")
-    if isinstance(value, dict):
-        return {replace_surrogates(str(k)): _clean(v, depth + 1, max_depth) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clean(v, depth + 1, max_depth) for v in value]
-    return value
 
 
 def clean_document(data: Any) -> Any:
@@ -125,3 +93,6 @@ def check_result(result: ReadResult) -> list[LineError]:
         kept.append(conv)
     result.conversations = kept
     return errors
+
+
+__all__ = ["MAX_DEPTH", "Rejected", "check_result", "clean_document", "clean_value", "needs_walk"]

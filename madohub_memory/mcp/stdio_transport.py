@@ -27,7 +27,7 @@ import mcp_types as types
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 
-from madohub_memory.ingest.sanitize import clean_value
+from madohub_memory.core.jsonsafe import clean_value
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

@@ -132,6 +132,8 @@ class Store:
             open_checks.sniff(self.path)
             for path in (self.path, *open_checks.companions(self.path)):
                 tighten(path)
+            if self.path.parent.name == "madohub-memory":  # our own data folder (not a user's)
+                tighten(self.path.parent)
             return
         if not create:
             raise MissingDatabaseError(
