@@ -44,7 +44,7 @@ def test_same_text_in_another_namespace_or_kind_is_a_different_candidate(svc: Se
 def test_equivalent_to_rejected_is_counted_and_not_reproposed(svc: Services) -> None:
     first = svc.review.remember("User hates tabs", "preference")
     svc.review.reject(first.candidate_id)
-    again = svc.review.remember("user hates tabs!", "preference")
+    again = svc.review.remember("user hates tabs!", "preference", session="another agent session")
     assert again.outcome == "suppressed"
     assert svc.review.pending() == []
     assert svc.review.get(first.candidate_id).seen_count == 2
@@ -53,8 +53,8 @@ def test_equivalent_to_rejected_is_counted_and_not_reproposed(svc: Services) -> 
 def test_equivalent_to_approved_reinforces_the_memory(svc: Services) -> None:
     first = svc.review.remember("Use pnpm, not npm", "preference")
     memory_id = svc.review.approve(first.candidate_id, content="The user wants pnpm instead of npm.")
-    for text in ("use pnpm, not npm", "The user wants pnpm instead of npm"):
-        result = svc.review.remember(text, "preference", turn_id="t9")
+    for number, text in enumerate(("use pnpm, not npm", "The user wants pnpm instead of npm")):
+        result = svc.review.remember(text, "preference", turn_id="t9", session=f"session {number}")
         assert result.outcome == "reinforced" and result.memory_id == memory_id
     assert svc.review.pending() == []
     memory = svc.memories.get(memory_id)
@@ -128,7 +128,7 @@ def test_archive_sweep_archives_only_untouched_pending(svc: Services, clock: Clo
 def test_a_new_sighting_keeps_a_pending_candidate_from_being_archived(svc: Services, clock: Clock) -> None:
     cid = svc.review.remember("Builds use make", "pattern").candidate_id
     clock.advance(days=25)
-    svc.review.remember("builds use make", "pattern")
+    svc.review.remember("builds use make", "pattern", session="a later session")
     clock.advance(days=10)
     assert svc.sweep.run()["archived"] == []
     assert svc.review.get(cid).status == "pending"
@@ -145,18 +145,18 @@ def test_auto_approve_respects_seen_confidence_kind_and_flags(svc: Services) -> 
     svc.settings.set("auto_approve.enabled", "true")
     svc.settings.set("auto_approve.min_seen", "2")
     svc.settings.set("auto_approve.min_confidence", "0.8")
-    ok = svc.review.remember("Prefers dark mode", "preference", confidence=0.9).candidate_id
+    ok = svc.review.remember("Prefers dark mode", "preference", confidence=0.9, session="s1").candidate_id
     assert svc.review.get(ok).status == "pending"  # seen once: below min_seen
-    svc.review.remember("prefers dark mode", "preference", confidence=0.9)
+    svc.review.remember("prefers dark mode", "preference", confidence=0.9, session="s2")
     # it qualifies the moment its second sighting arrives, not at the next sweep
     assert svc.review.get(ok).status == "approved"
-    once = svc.review.remember("Likes vim", "preference", confidence=0.9).candidate_id
-    low = svc.review.remember("Maybe likes emacs", "preference", confidence=0.5).candidate_id
-    svc.review.remember("maybe likes emacs", "preference", confidence=0.5)
-    decision = svc.review.remember("We chose Rust because of safety", "decision", confidence=1.0).candidate_id
-    svc.review.remember("we chose rust because of safety", "decision", confidence=1.0)
-    flagged = svc.review.remember("Mail bob@example.com about invoices", "fact", confidence=1.0).candidate_id
-    svc.review.remember("mail bob@example.com about invoices", "fact", confidence=1.0)
+    once = svc.review.remember("Likes vim", "preference", confidence=0.9, session="s1").candidate_id
+    low = svc.review.remember("Maybe likes emacs", "preference", confidence=0.5, session="s1").candidate_id
+    svc.review.remember("maybe likes emacs", "preference", confidence=0.5, session="s2")
+    decision = svc.review.remember("We chose Rust because of safety", "decision", confidence=1.0, session="s1").candidate_id
+    svc.review.remember("we chose rust because of safety", "decision", confidence=1.0, session="s2")
+    flagged = svc.review.remember("Mail bob@example.com about invoices", "fact", confidence=1.0, session="s1").candidate_id
+    svc.review.remember("mail bob@example.com about invoices", "fact", confidence=1.0, session="s2")
     assert svc.review.get(flagged).flags == ("pii",)
     assert svc.sweep.run()["auto_approved"] == []
     for cid in (once, low, decision, flagged):
@@ -198,7 +198,7 @@ def test_undo_after_a_batch_reverts_the_whole_batch(svc: Services) -> None:
 def test_undo_keeps_counts_raised_by_agents_in_between(svc: Services) -> None:
     cid = svc.review.add_manual("Lint with ruff", "pattern").candidate_id
     svc.review.reject(cid)
-    svc.review.remember("lint with ruff", "pattern")
+    svc.review.remember("lint with ruff", "pattern", session="an agent")
     svc.review.undo()
     candidate = svc.review.get(cid)
     assert candidate.status == "pending" and candidate.seen_count == 2

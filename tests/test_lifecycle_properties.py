@@ -157,8 +157,8 @@ def test_auto_approve_promotes_exactly_what_the_policy_allows(
     drafts: list[CandidateDraft], min_seen: int, min_confidence: float, excluded: list[str]
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp, Services.open(Path(tmp) / "m.db", Clock("2026-11-01T09:00:00Z")) as svc:
-        for d in drafts:
-            svc.review.submit(d)
+        for number, d in enumerate(drafts):
+            svc.review.submit(d, session=f"session {number}")
         eligible = {
             c.id for c in svc.review.pending()
             if c.seen_count >= min_seen and c.confidence >= min_confidence

@@ -55,7 +55,7 @@ def test_paraphrase_of_rejected_is_suppressed_and_of_approved_reinforces(svc):
     assert again.outcome == "suppressed" and again.candidate_id == rejected.candidate_id
     approved = submit(svc, "用户喜欢川菜和粤菜。")
     memory_id = svc.review.approve(approved.candidate_id)
-    result = submit(svc, "用户偏爱川菜和粤菜。")
+    result = submit(svc, "用户偏爱川菜和粤菜。", turn="t2")
     assert result.outcome == "reinforced" and result.memory_id == memory_id
     assert svc.memories.get(memory_id).reinforced_count == 1
 

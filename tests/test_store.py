@@ -68,7 +68,9 @@ def test_a_failing_migration_rolls_back_and_leaves_the_file_usable(db_path: Path
 
     real = migrations.all_migrations
     monkeypatch.setattr(migrations, "all_migrations", lambda: [*real(), migrations.Migration(version + 1, "broken", broken)])
-    with pytest.raises(RuntimeError):
+    from madohub_memory.core.errors import StorageError
+
+    with pytest.raises(StorageError, match=r"to schema version \d+ \(broken\) failed \(RuntimeError: boom\)"):
         Store(db_path)
     monkeypatch.setattr(migrations, "all_migrations", real)
     with Store(db_path) as store:

@@ -26,7 +26,7 @@ COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
     "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
-    "scrub", "desktop",
+    "scrub", "desktop", "backup", "doctor",
 ]
 
 
@@ -138,6 +138,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"madohub-memory: {redact(str(exc))}", file=sys.stderr)  # errors may quote the input
         return exc.exit_code
+    except Exception as exc:  # a database failure met outside a transaction: still one sentence
+        from madohub_memory.store.errors import translate
+
+        error = translate(exc, getattr(args, "db", None) or "the database")
+        if error is None:
+            raise
+        print(f"madohub-memory: {error}", file=sys.stderr)
+        return error.exit_code
     except KeyboardInterrupt:
         print("madohub-memory: interrupted.", file=sys.stderr)
         return 130

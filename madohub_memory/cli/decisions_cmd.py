@@ -79,7 +79,7 @@ def _record(args: argparse.Namespace) -> int:
 
 def _recommend(args: argparse.Namespace) -> int:
     context = _context(args.context)
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         rec = svc.decisions.recommend(
             args.question, _options(args.options), session=args.session, context=context,
             key=args.key, personalise=not args.no_personalisation,
@@ -94,14 +94,14 @@ def _recommend(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         data = svc.decisions.stats()
     emit(args, data, "\n".join(f"{k}: {v}" for k, v in data.items()))
     return 0
 
 
 def _points(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         points = svc.decisions.points(args.session)
     emit(args, points, table(points, ["question", "recommendation", "share", "confidence_level",
                                       "observations", "precondition"]))
@@ -118,7 +118,7 @@ def _capture(args: argparse.Namespace) -> int:
 
 def _decay_scan(args: argparse.Namespace) -> int:
     clock = Clock(parse_iso(args.now)) if args.now else None
-    with open_services(args, clock) as svc:
+    with open_services(args, clock, create=False) as svc:
         report = svc.decisions.decay_scan(force=args.force)
     if report["ran"]:
         text = f"expired {report['expired']}, proposed {len(report['proposed'])}; next run {report['next_run']}"

@@ -42,15 +42,18 @@ def log_path(db: str | None) -> Path:
 
 def _log(db: str | None, message: str) -> None:
     from madohub_memory.core.secrets import redact
+    from madohub_memory.store.files import ensure_private_dir, open_private_append, tighten
 
     message = redact(message) or ""  # an error can quote the event or the transcript
     try:
         path = log_path(db)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_private_dir(path.parent)
         if path.exists() and path.stat().st_size > LOG_MAX_BYTES:
             path.replace(path.with_name(path.name + ".1"))
+        if path.exists():
+            tighten(path)  # logs name files and errors: owner only
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        with open(path, "a", encoding="utf-8") as handle:
+        with open_private_append(path) as handle:
             handle.write(f"{stamp} {message.rstrip()}\n")
     except OSError:
         pass
@@ -106,7 +109,8 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
 
 def _spawn_drain(db: str | None) -> None:
     """Start ``worker --once --job drain`` detached from the agent's process group."""
-    command = [sys.executable, "-m", "madohub_memory", "worker", "--once", "--job", "drain"]
+    # The daily backup rides along: it returns at once unless a day has passed.
+    command = [sys.executable, "-m", "madohub_memory", "worker", "--once", "--job", "drain", "--job", "backup"]
     if db:
         command += ["--db", db]
     subprocess.Popen(

@@ -69,7 +69,7 @@ def _ingest(args: argparse.Namespace) -> int:
 
 
 def _turn(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         data = svc.turns.context(args.id, radius=max(0, args.radius))
     conv = data["conversation"] or {}
     lines = [f"conversation {conv.get('id')}  {conv.get('title') or ''}  ({conv.get('format')},"

@@ -39,14 +39,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _list(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         rows = [m.to_dict() for m in svc.memories.list(args.namespace, args.status)]
     emit(args, rows, table(rows, ["id", "kind", "namespace", "pinned", "hit_count", "weight", "content"]))
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         data = svc.memories.get(args.id).to_dict()
     text = "\n".join(f"{k}: {v}" for k, v in data.items())
     emit(args, data, text)
@@ -54,7 +54,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _edit(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         svc.memories.edit(args.id, content=args.content, kind=args.kind, namespace=args.namespace)
         data = svc.memories.get(args.id).to_dict()
     emit(args, data, f"memory {args.id} updated")
@@ -62,21 +62,21 @@ def _edit(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         svc.memories.delete(args.id)
     emit(args, {"memory_id": args.id, "deleted": True}, f"memory {args.id} deleted (undo with `madohub-memory undo`)")
     return 0
 
 
 def _pin(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         svc.memories.pin(args.id, args.pinned)
     emit(args, {"memory_id": args.id, "pinned": args.pinned}, f"memory {args.id} {'pinned' if args.pinned else 'unpinned'}")
     return 0
 
 
 def _deprecate(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         svc.memories.set_status(args.id, "deprecated")
     emit(args, {"memory_id": args.id, "status": "deprecated"}, f"memory {args.id} deprecated")
     return 0

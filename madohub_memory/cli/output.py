@@ -8,14 +8,20 @@ import sys
 from typing import Any
 
 from madohub_memory.core.clock import Clock
-from madohub_memory.core.text import first_line
+from madohub_memory.core.text import first_line, shown
 from madohub_memory.services import Services
 
 
-def open_services(args: argparse.Namespace, clock: Clock | None = None) -> Services:
-    # Every CLI invocation is the actor `cli`: `madohub-memory undo` takes back the CLI's own
-    # newest change, never one made in the dashboard, by an agent or by the workers.
-    return Services.open(args.db, clock, origin="cli")
+def open_services(
+    args: argparse.Namespace, clock: Clock | None = None, *, create: bool = True, check: bool = True,
+) -> Services:
+    """The services on ``--db``. Commands that only read or change what exists pass
+    ``create=False``: a mistyped path is then one sentence, not a new empty database.
+    ``check=False``: open a file marked damaged (doctor, backup).
+
+    Every CLI invocation is the actor `cli`: `madohub-memory undo` takes back the CLI's own
+    newest change, never one made in the dashboard, by an agent or by the workers."""
+    return Services.open(args.db, clock, origin="cli", create=create, check=check)
 
 
 def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:
@@ -46,11 +52,16 @@ def _cell(value: Any) -> str:
     return first_line(str(value), 70)
 
 
+MAX_ID = 2**63 - 1
+
+
 def positive_id(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a whole number)") from None
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not an id (a whole number)") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an id (a positive number)")
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not an id (a positive number)")
+    if value > MAX_ID:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not an id (ids stop at {MAX_ID})")
     return value

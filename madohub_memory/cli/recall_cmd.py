@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _recall(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         hits = svc.recall.search(
             args.query, args.namespace, args.k, include_persona=not args.no_persona, source="cli"
         )

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import asdict
 from typing import Any
 
 from madohub_memory.cli.output import emit, open_services, positive_id, table
+from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.vocab import KINDS
+from madohub_memory.store.liveness import terminal_session
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -23,6 +26,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--namespace", metavar="NS")
     p.add_argument("--confidence", type=float, default=0.9, metavar="C", help="0 to 1 (default 0.9)")
     p.add_argument("--turn", metavar="TURN_ID", help="originating turn id")
+    p.add_argument("--session", metavar="NAME",
+                   help="the agent session speaking (default: $MADOHUB_SESSION, else this terminal session);"
+                        " repeats from one session count once")
     p.set_defaults(handler=_remember)
 
     p = sub.add_parser("pending", parents=[common], help="list pending candidates")
@@ -41,8 +47,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("id", type=positive_id)
     p.set_defaults(handler=_reject)
 
-    p = sub.add_parser("restore", parents=[common], help="put an archived or rejected candidate back in the queue")
-    p.add_argument("id", type=positive_id)
+    p = sub.add_parser(
+        "restore", parents=[common],
+        help="put an archived or rejected candidate back in the queue (ID), or restore a database backup (FILE)")
+    p.add_argument("target", metavar="ID|FILE", help="a candidate id, or a backup file ('latest': the newest backup)")
+    p.add_argument("--backup", action="store_true", help="TARGET is a backup file even if it looks like a number")
     p.set_defaults(handler=_restore)
 
     p = sub.add_parser("undo", parents=[common],
@@ -69,13 +78,15 @@ def _add(args: argparse.Namespace) -> int:
 
 def _remember(args: argparse.Namespace) -> int:
     with open_services(args) as svc:
-        result = svc.review.remember(args.text, args.kind, args.namespace, args.confidence, args.turn)
+        session = args.session or os.environ.get("MADOHUB_SESSION") or terminal_session()
+        result = svc.review.remember(args.text, args.kind, args.namespace, args.confidence, args.turn,
+                                     session=session)
         _submit_result(args, result)
     return 0
 
 
 def _pending(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         rows = [c.to_dict() for c in svc.review.pending(args.kind, args.namespace)]
     for row in rows:
         row.pop("fingerprint", None)
@@ -85,28 +96,36 @@ def _pending(args: argparse.Namespace) -> int:
 
 
 def _approve(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         memory_id = svc.review.approve(args.id, content=args.content, kind=args.kind, namespace=args.namespace)
     emit(args, {"candidate_id": args.id, "memory_id": memory_id}, f"approved candidate {args.id} as memory {memory_id}")
     return 0
 
 
 def _reject(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         svc.review.reject(args.id)
     emit(args, {"candidate_id": args.id, "status": "rejected"}, f"rejected candidate {args.id}")
     return 0
 
 
 def _restore(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
-        svc.review.restore(args.id)
-    emit(args, {"candidate_id": args.id, "status": "pending"}, f"candidate {args.id} is pending again")
+    if args.backup or not args.target.strip().isdigit():
+        from madohub_memory.cli.backup_cmd import restore_backup
+
+        return restore_backup(args)
+    try:
+        candidate_id = positive_id(args.target)
+    except argparse.ArgumentTypeError as exc:
+        raise ValidationError(f"{exc}.") from None
+    with open_services(args, create=False) as svc:
+        svc.review.restore(candidate_id)
+    emit(args, {"candidate_id": candidate_id, "status": "pending"}, f"candidate {candidate_id} is pending again")
     return 0
 
 
 def _undo(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         rows = svc.review.undo()
     undone = [{"entity": r["entity"], "id": r["entity_id"], "action": r["action"]} for r in rows]
     emit(args, {"undone": undone}, "undid " + ", ".join(f"{u['action']} {u['entity']} {u['id']}" for u in undone))

@@ -33,7 +33,7 @@ def _fmt(value: object) -> str:
 
 
 def _get(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         value = svc.settings.get(args.key)
     emit(args, {"key": args.key, "value": value}, _fmt(value))
     return 0
@@ -47,7 +47,7 @@ def _set(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         values = svc.settings.all()
     text = "\n".join(f"{k} = {_fmt(v)}    # {SETTINGS[k].help}" for k, v in values.items())
     emit(args, values, text)

@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _sweep(args: argparse.Namespace) -> int:
     clock = Clock(parse_iso(args.now)) if args.now else Clock()
-    with open_services(args, clock) as svc:
+    with open_services(args, clock, create=False) as svc:
         report = svc.sweep.run(force=args.force)
     text = ", ".join(
         f"{k}: {len(v) if isinstance(v, list) else v}" for k, v in report.items()

@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _export(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         counts = svc.transfer.export(args.file, redact_pii=args.redact_pii)
     emit(args, counts, f"exported {sum(counts.values())} rows to {args.file}")
     return 0

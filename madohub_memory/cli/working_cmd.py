@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _show(args: argparse.Namespace) -> int:
-    with open_services(args) as svc:
+    with open_services(args, create=False) as svc:
         data = svc.working.show(args.workspace)
         text = svc.working.render(args.workspace, args.language)
     emit(args, data, text)

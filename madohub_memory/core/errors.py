@@ -7,11 +7,34 @@ else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+MAX_MESSAGE_CHARS = 400
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error sentence, cut to ``limit`` characters (inputs can be huge)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}…({len(str(value)):,} characters)"
+
+
+def _bounded(message: str) -> str:
+    """Keep a sentence readable when it quotes a huge input (a 20,000-character argument):
+    its start (what went wrong) and its end (what to do) stay, the middle is left out."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    left = message[:220].rstrip()
+    right = message[-140:].lstrip()
+    return f"{left} … [{len(message) - 360:,} characters left out] … {right}"
+
 
 class UserError(Exception):
     """Bad input or a state the user can fix; ``str(err)`` is one clear sentence."""
 
     exit_code = 1
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        super().__init__(_bounded(str(message)), *args)
 
 
 class ValidationError(UserError):
@@ -32,3 +55,35 @@ class ImportFileError(UserError):
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.line = line
+
+
+class StorageError(UserError):
+    """The database file itself is the problem (busy, full disk, read-only, damaged, foreign).
+
+    Front ends that speak a protocol (the MCP server) report these as protocol errors with
+    the sentence as the reason, rather than as a mistake in the caller's input.
+    """
+
+
+class DatabaseBusyError(StorageError):
+    """Another process held the write lock for longer than we are willing to wait."""
+
+
+class DiskFullError(StorageError):
+    """The disk (or a size limit) refused to grow the database file."""
+
+
+class ReadOnlyDatabaseError(StorageError):
+    """A write was asked of a database that can only be read."""
+
+
+class DamagedDatabaseError(StorageError):
+    """The file failed an integrity check, or SQLite found a damaged page."""
+
+
+class ForeignDatabaseError(StorageError):
+    """The file is not ours: another program's SQLite file, a newer schema, or not SQLite."""
+
+
+class MissingDatabaseError(StorageError):
+    """A read command named a database file that does not exist (it is not created)."""

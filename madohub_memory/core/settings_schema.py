@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.errors import ValidationError, shown
 from madohub_memory.core.vocab import KINDS, validate_namespace
 
 
@@ -33,7 +33,7 @@ def _bool(value: Any) -> bool:
         return True
     if text in {"0", "false", "no", "off"}:
         return False
-    raise ValidationError(f"{value!r} is not a yes/no value: use true or false.")
+    raise ValidationError(f"{shown(value)} is not a yes/no value: use true or false.")
 
 
 def _int_range(low: int, high: int) -> Callable[[Any], int]:
@@ -41,7 +41,7 @@ def _int_range(low: int, high: int) -> Callable[[Any], int]:
         try:
             number = int(str(value).strip())
         except ValueError:
-            raise ValidationError(f"{value!r} is not a whole number.") from None
+            raise ValidationError(f"{shown(value)} is not a whole number.") from None
         if not low <= number <= high:
             raise ValidationError(f"{number} is out of range: use {low} to {high}.")
         return number
@@ -54,7 +54,7 @@ def _float_range(low: float, high: float) -> Callable[[Any], float]:
         try:
             number = float(str(value).strip())
         except ValueError:
-            raise ValidationError(f"{value!r} is not a number.") from None
+            raise ValidationError(f"{shown(value)} is not a number.") from None
         if not low <= number <= high:
             raise ValidationError(f"{number} is out of range: use {low} to {high}.")
         return number
@@ -67,7 +67,7 @@ def _kinds(value: Any) -> list[str]:
     kinds = [str(k).strip().lower() for k in items if str(k).strip()]
     for kind in kinds:
         if kind not in KINDS:
-            raise ValidationError(f"Unknown kind {kind!r}: use any of {', '.join(KINDS)}.")
+            raise ValidationError(f"Unknown kind {shown(kind)}: use any of {', '.join(KINDS)}.")
     return [k for k in KINDS if k in kinds]
 
 
@@ -123,7 +123,7 @@ def _choice(*choices: str) -> Callable[[Any], str]:
     def parse(value: Any) -> str:
         text = str(value).strip()
         if text not in choices:
-            raise ValidationError(f"{text!r} is not allowed: use one of {', '.join(choices)}.")
+            raise ValidationError(f"{shown(text)} is not allowed: use one of {', '.join(choices)}.")
         return text
 
     return parse
@@ -132,7 +132,7 @@ def _choice(*choices: str) -> Callable[[Any], str]:
 def _persona(value: Any) -> str:
     text = str(value).strip()
     if not text or ":" in text or any(ch.isspace() for ch in text):
-        raise ValidationError(f"Persona name {value!r} must be one word without ':'.")
+        raise ValidationError(f"Persona name {shown(value)} must be one word without ':'.")
     return text
 
 
@@ -164,7 +164,8 @@ SETTINGS: dict[str, Setting] = {
                 "Model for the claude-code backend (empty = Claude Code's default)."),
         Setting("workspace.map", {}, _workspace_map,
                 "Folders that belong to a project, as prefix=project (beyond git repositories and worktrees)."),
-        Setting("embedding.model", "use-multilingual", _text, "Embedding model for recall and dedup."),
+        Setting("embedding.model", "use-multilingual", _choice("use-multilingual", "minilm"),
+                "Embedding model for recall and dedup (use-multilingual or minilm)."),
         Setting("dedup.semantic", True, _bool, "Also treat near-paraphrases (embedding cosine) as duplicates."),
         Setting("dedup.threshold", 0.86, _float_range(0.5, 1.0), "Cosine at or above which two texts are equivalent."),
         Setting("recall.k", 10, _int_range(1, 100), "Memories returned by a recall."),
@@ -185,6 +186,10 @@ SETTINGS: dict[str, Setting] = {
         Setting("workers.drain_interval", 30, _int_range(5, 86400), "Seconds between extraction passes."),
         Setting("workers.watch_interval", 60, _int_range(5, 86400), "Seconds between folder scans."),
         Setting("workers.sweep_interval", 3600, _int_range(60, 604800), "Seconds between archive/auto-approve sweeps."),
+        Setting("workers.backup_interval", 3600, _int_range(60, 86400), "Seconds between checks whether a daily backup is due."),
+        Setting("backup.enabled", True, _bool, "Back the database up once a day (SQLite backup API)."),
+        Setting("backup.keep", 7, _int_range(1, 1000), "Daily backups kept (older ones are deleted)."),
+        Setting("backup.folder", "", _text, "Folder of the daily backups (empty = 'backups' next to the database)."),
         Setting("ui.language", "system", _choice("system", "en", "zh_CN"), "Dashboard language."),
         Setting("desktop.tray", True, _bool,
                 "Pending count in the system tray, where there is one; closing the window keeps it running there."),
@@ -201,5 +206,5 @@ SETTINGS: dict[str, Setting] = {
 def parse_setting(key: str, value: Any) -> Any:
     setting = SETTINGS.get(key)
     if setting is None:
-        raise ValidationError(f"Unknown setting {key!r}: see `madohub-memory settings list`.")
+        raise ValidationError(f"Unknown setting {shown(key)}: see `madohub-memory settings list`.")
     return setting.parse(value)

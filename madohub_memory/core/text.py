@@ -6,20 +6,42 @@ import hashlib
 import re
 import unicodedata
 
-from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.errors import ValidationError, shown
 from madohub_memory.core.vocab import MAX_CONTENT_CHARS
 
 # Zero-width characters, bidi embeddings/overrides/isolates, BOM and soft hyphen:
 # invisible in the dashboard but able to hide or reorder text an agent later reads.
-_INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_INVISIBLE_RE = re.compile("[\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# ZWNJ and ZWJ are letters' glue in Persian and Indic scripts and join emoji sequences
+# (👨‍👩‍👧): kept between two non-ASCII characters, removed elsewhere (where they only
+# split a word or a key in two).
+_JOINER_RE = re.compile("[\u200c\u200d]")
+# Lone surrogates (a JSON string cut mid-emoji, bytes smuggled in through argv) cannot be
+# stored as UTF-8: each becomes U+FFFD.
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FINGERPRINT_DROP_RE = re.compile(r"[\W_]+", re.UNICODE)
 
 
+def _joiner(match: re.Match[str]) -> str:
+    text, at = match.string, match.start()
+    before = text[at - 1] if at else " "
+    after = text[at + 1] if at + 1 < len(text) else " "
+    glued = ord(before) > 127 and ord(after) > 127 and not before.isspace() and not after.isspace()
+    return match.group() if glued else ""
+
+
+def replace_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD (so it can be written as UTF-8)."""
+    return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
+
+
 def clean_text(text: str) -> str:
     """Remove invisible and control characters, normalise newlines, strip the ends."""
+    text = replace_surrogates(text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _INVISIBLE_RE.sub("", text)
+    text = _JOINER_RE.sub(_joiner, text)
     text = _CONTROL_RE.sub("", text)
     return text.strip()
 
@@ -52,3 +74,7 @@ def fingerprint(text: str) -> str:
 def first_line(text: str, limit: int = 160) -> str:
     line = text.strip().split("\n", 1)[0]
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+__all__ = ["clean_text", "fingerprint", "first_line", "normalise_for_fingerprint", "replace_surrogates",
+           "shown", "validate_content"]

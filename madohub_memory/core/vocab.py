@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.errors import ValidationError, shown
 
 KINDS: Final = ("preference", "fact", "decision", "pattern", "postmortem", "event")
 SOURCES: Final = ("remember", "turn", "compaction", "manual")
@@ -29,19 +29,19 @@ def validate_kind(kind: str) -> str:
     """Return ``kind`` normalised to lower case, or raise with the list of allowed kinds."""
     value = (kind or "").strip().lower()
     if value not in KINDS:
-        raise ValidationError(f"Unknown kind {kind!r}: use one of {', '.join(KINDS)}.")
+        raise ValidationError(f"Unknown kind {shown(kind)}: use one of {', '.join(KINDS)}.")
     return value
 
 
 def validate_source(source: str) -> str:
     if source not in SOURCES:
-        raise ValidationError(f"Unknown source {source!r}: use one of {', '.join(SOURCES)}.")
+        raise ValidationError(f"Unknown source {shown(source)}: use one of {', '.join(SOURCES)}.")
     return source
 
 
 def validate_actor(actor: str) -> str:
     if actor not in ACTORS:
-        raise ValidationError(f"Unknown actor {actor!r}: use one of {', '.join(ACTORS)}.")
+        raise ValidationError(f"Unknown actor {shown(actor)}: use one of {', '.join(ACTORS)}.")
     return actor
 
 
@@ -57,7 +57,7 @@ def validate_namespace(namespace: str | None, persona: str = DEFAULT_PERSONA) ->
     match = _NAMESPACE_RE.match(value)
     if not match or "\n" in value:
         raise ValidationError(
-            f"Malformed namespace {namespace!r}: use persona:<name> or workspace:<project>."
+            f"Malformed namespace {shown(namespace)}: use persona:<name> or workspace:<project>."
         )
     return value
 
@@ -66,14 +66,14 @@ def validate_confidence(confidence: float) -> float:
     try:
         value = float(confidence)
     except (TypeError, ValueError):
-        raise ValidationError(f"Confidence {confidence!r} is not a number between 0 and 1.") from None
+        raise ValidationError(f"Confidence {shown(confidence)} is not a number between 0 and 1.") from None
     if not 0.0 <= value <= 1.0:
-        raise ValidationError(f"Confidence {confidence!r} must be between 0 and 1.")
+        raise ValidationError(f"Confidence {shown(confidence)} must be between 0 and 1.")
     return value
 
 
 def validate_flags(flags: list[str] | tuple[str, ...] | set[str]) -> tuple[str, ...]:
     unknown = sorted(set(flags) - set(FLAGS))
     if unknown:
-        raise ValidationError(f"Unknown flag {unknown[0]!r}: use one of {', '.join(FLAGS)}.")
+        raise ValidationError(f"Unknown flag {shown(unknown[0])}: use one of {', '.join(FLAGS)}.")
     return tuple(f for f in FLAGS if f in flags)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from madohub_memory.core.jsonsafe import clean_value, needs_walk
+
 TOOL_NAME = "AskUserQuestion"
 _PAIR = re.compile(r'"((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)"')
 
@@ -96,7 +98,9 @@ def _records(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
+            if needs_walk(line):
+                record = clean_value(record)  # cut emoji, 2^64, deep nesting: never a crash
+        except (ValueError, RecursionError):
             continue  # a torn last line of a live transcript: skip, the next capture sees it whole
         if isinstance(record, dict):
             yield record

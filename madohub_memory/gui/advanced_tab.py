@@ -277,6 +277,7 @@ class AdvancedTab(QWidget):
             "drain": self.tr("Extract candidates from new turns"),
             "watch": self.tr("Import new transcript lines"),
             "sweep": self.tr("Archive stale, auto-approve"),
+            "backup": self.tr("Daily backup of the database"),
         }
         return labels.get(name, name)
 

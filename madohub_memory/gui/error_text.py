@@ -51,6 +51,13 @@ TEMPLATES: tuple[str, ...] = (
     "The database file {0} was deleted or replaced while it was open; nothing was written. Restart MadoHub"
     " Memory to open the file that is there now.",
     "Unexpected error: {0}",
+    "Candidate {0} is the same as pending candidate {1}: review that one instead.",
+    "The database {0} is busy: another program kept it locked for {1} seconds; nothing was written, try again in a moment.",
+    "The disk holding {0} is full: free some space, then try again; nothing was written.",
+    "The database {0} is read-only: it can be searched but not changed (check the file's permissions and the disk it is on).",
+    "The database {0} is damaged ({1}): run `madohub-memory doctor` to check it, or `madohub-memory restore` a backup.",
+    "{0} was written by a newer MadoHub Memory (schema version {1}; this program knows up to {2}): update madohub-memory to use it; nothing was changed.",
+    "{0} is another program's SQLite database (tables {1}), not a MadoHub Memory database: give another --db path; nothing was changed.",
 )
 
 

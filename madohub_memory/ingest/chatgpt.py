@@ -13,6 +13,7 @@ from typing import Any
 from madohub_memory.core.clock import to_iso
 from madohub_memory.core.text import clean_text
 from madohub_memory.ingest.model import LineError, ParsedConversation, ParsedTurn, ReadResult
+from madohub_memory.ingest.sanitize import Rejected
 
 FORMAT = "chatgpt"
 _ROLES = {"user", "assistant", "system"}
@@ -24,8 +25,12 @@ def looks_like_chatgpt(data: Any) -> bool:
 
 
 def _time(value: Any) -> str | None:
-    if isinstance(value, (int, float)) and value > 0:
-        return to_iso(datetime.fromtimestamp(float(value), UTC))
+    """A Unix time as ISO text; ``None`` for anything that is not a plausible time (1e20, inf)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        try:
+            return to_iso(datetime.fromtimestamp(float(value), UTC))
+        except (OverflowError, OSError, ValueError):
+            return None
     return None
 
 
@@ -85,6 +90,8 @@ def _conversation(data: dict[str, Any]) -> ParsedConversation:
         if not text:
             continue
         turn_id = message.get("id") or node.get("id")
+        if not isinstance(turn_id, (str, int)) or isinstance(turn_id, bool):
+            continue  # no stable id to store it under
         meta: dict[str, Any] = {"node": node.get("id")}
         if metadata.get("model_slug"):
             meta["model"] = metadata["model_slug"]
@@ -100,10 +107,12 @@ def parse_chatgpt(path: str, data: Any) -> ReadResult:
     items = data if isinstance(data, list) else [data]
     for index, item in enumerate(items, start=1):
         try:
+            if isinstance(item, Rejected):
+                raise ValueError(item.reason)
             if not isinstance(item, dict):
                 raise ValueError("it is not an object")
             conv = _conversation(item)
-        except (ValueError, TypeError, AttributeError) as exc:
+        except Exception as exc:  # one malformed conversation never costs the others
             result.errors.append(LineError(path, None, f"conversation #{index} skipped: {exc}"))
             continue
         conv.source_path = path

@@ -319,7 +319,7 @@ def read_claude_code(
         else:
             try:
                 reader.record(line.value, line.number)
-            except (TypeError, ValueError, AttributeError) as exc:
+            except Exception as exc:  # one malformed record costs its line, never the file
                 result.errors.append(LineError(path, line.number, f"unreadable record ({exc})"))
         if line.end != result.end_offset:
             result.end_offset, result.end_line = line.end, line.number

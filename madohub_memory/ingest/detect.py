@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,6 +19,7 @@ from madohub_memory.ingest.claude_code import looks_like_claude_code, read_claud
 from madohub_memory.ingest.jsonl import looks_like_plain, read_plain_jsonl
 from madohub_memory.ingest.lines import first_json_char, peek_json_lines
 from madohub_memory.ingest.model import LineError, ReadResult
+from madohub_memory.ingest.sanitize import MAX_DEPTH, Rejected, clean_document, needs_walk
 
 FORMATS = ("auto", "claude-code", "chatgpt", "jsonl", "locomo", "longmemeval")
 LINE_FORMATS = ("claude-code", "jsonl")  # formats read incrementally from a byte offset
@@ -44,7 +46,14 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[LineError]]:
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 # A session file before its subagents so the parent exists first.
-                found.extend(os.path.join(root, n) for n in sorted(names) if n.lower().endswith(_SUFFIXES))
+                for name in sorted(names):
+                    if not name.lower().endswith(_SUFFIXES):
+                        continue
+                    full = os.path.join(root, name)
+                    if _is_regular(full):
+                        found.append(full)
+                    else:  # a pipe would block the import forever, a device never ends
+                        errors.append(LineError(full, None, "not a regular file (a pipe, a device or a socket); skipped"))
             if not found:
                 errors.append(LineError(path, None, "directory contains no transcript files (.jsonl or .json)"))
             files.extend(found)
@@ -57,14 +66,36 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[LineError]]:
     return files, errors
 
 
+def _json_array(path: str) -> bool:
+    """A file that starts with ``[`` and has no line that is a JSON object: one JSON array
+    (a JSONL file whose first line is a broken array still has objects on its other lines)."""
+    return not any(isinstance(r, dict) for r in peek_json_lines(path))
+
+
+def _is_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _load_json(path: str) -> Any:
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            return json.load(handle)
+            text = handle.read()
+        data = json.loads(text)
     except UnicodeDecodeError as exc:
         raise UserError(f"not valid UTF-8 (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise UserError(f"not valid JSON at line {exc.lineno} ({exc.msg})") from None
+    except RecursionError:
+        raise UserError(f"JSON nested more than {MAX_DEPTH} levels deep") from None
+    if not needs_walk(text):
+        return data
+    try:
+        return clean_document(data)
+    except ValueError as exc:
+        raise UserError(f"JSON {exc}") from None
 
 
 def detect_format(path: str) -> str:
@@ -72,11 +103,12 @@ def detect_format(path: str) -> str:
     first = first_json_char(path)
     if not first:
         raise UserError("file is empty")
-    if path.lower().endswith(".json") or first == "[":
+    if path.lower().endswith(".json") or (first == "[" and _json_array(path)):
         if path.lower().endswith(".jsonl") and first == "[":
             raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
         return _json_format(_load_json(path))
-    records = peek_json_lines(path)
+    # A field of the wrong type (a "type" that is a list) must not break the sniffing.
+    records = [r for r in peek_json_lines(path) if isinstance(r, dict) and isinstance(r.get("type", ""), str)]
     if looks_like_claude_code(records):
         return "claude-code"
     if looks_like_plain(records):
@@ -86,7 +118,13 @@ def detect_format(path: str) -> str:
     raise UserError("not a known transcript format (Claude Code session, ChatGPT export or {role, content} JSONL)")
 
 
+def _usable(data: Any) -> Any:
+    """The elements format checks look at: those that were not rejected while cleaning."""
+    return [x for x in data if not isinstance(x, Rejected)] if isinstance(data, list) else data
+
+
 def _json_format(data: Any) -> str:
+    data = _usable(data)
     if chatgpt.looks_like_chatgpt(data):
         return "chatgpt"
     if benchmarks.looks_like_locomo(data):
@@ -104,7 +142,7 @@ def read_file(
 ) -> ReadResult:
     """Read one file in a known format (not ``auto``); raises :class:`UserError` for file-level errors."""
     if fmt in LINE_FORMATS:
-        if first_json_char(path) == "[":
+        if first_json_char(path) == "[" and _json_array(path):
             raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
         if fmt == "claude-code":
             return read_claude_code(path, start_offset, start_line, state, workspace_map)
@@ -114,6 +152,6 @@ def read_file(
              "longmemeval": benchmarks.parse_longmemeval}[fmt]
     checks = {"chatgpt": chatgpt.looks_like_chatgpt, "locomo": benchmarks.looks_like_locomo,
               "longmemeval": benchmarks.looks_like_longmemeval}
-    if not checks[fmt](data):
+    if not checks[fmt](_usable(data)):
         raise UserError(f"is not a {fmt} file")
     return parse(path, data)

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from madohub_memory.ingest.sanitize import MAX_DEPTH, clean_value, needs_walk
+
 MAX_LINE_BYTES = 8 * 1024 * 1024
 _CHUNK = 1024 * 1024
 
@@ -66,6 +68,8 @@ def iter_json_lines(path: str, start_offset: int = 0, start_line: int = 0) -> It
                 continue
             try:
                 value = json.loads(text)
+                if needs_walk(stripped):
+                    value = clean_value(value)
             except json.JSONDecodeError as exc:
                 if not complete:
                     # A half-written last line: report it but do not move past it.
@@ -73,6 +77,11 @@ def iter_json_lines(path: str, start_offset: int = 0, start_line: int = 0) -> It
                     return
                 offset += len(raw)
                 yield JsonLine(number, None, f"not valid JSON ({exc.msg})", offset)
+                continue
+            except (RecursionError, ValueError) as exc:
+                offset += len(raw)
+                reason = str(exc) if isinstance(exc, ValueError) else f"nested more than {MAX_DEPTH} levels deep"
+                yield JsonLine(number, None, f"{reason}; skipped", offset)
                 continue
             offset += len(raw)
             yield JsonLine(number, value, None, offset)

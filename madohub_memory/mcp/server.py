@@ -17,8 +17,7 @@ import importlib
 import importlib.util
 import os
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,22 +25,16 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from madohub_memory.core.errors import UserError
+from madohub_memory.mcp.errors import tool_errors as _tool_errors
 from madohub_memory.services import Services
 from madohub_memory.services.agent_guide import remember_guide
+from madohub_memory.store.liveness import process_identity
 
 INSTRUCTIONS = (
     "Long-term memory curated by the user. Call `recall` at the start of a task to get approved "
     "memories (they may be out of date; check them). Keep task state in `update_working_memory`.\n"
     + remember_guide()
 )
-
-
-@contextmanager
-def _tool_errors() -> Iterator[None]:
-    try:
-        yield
-    except UserError as exc:
-        raise ToolError(str(exc)) from None
 
 
 def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "madohub-memory") -> MCPServer:
@@ -71,7 +64,9 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         confidence: 0 to 1. turn_id: the conversation turn it came from, if known.
         """
         with _tool_errors(), open_services() as svc:
-            result = svc.review.remember(content, kind, namespace, confidence, turn_id)
+            # One server process serves one agent session: its repeats count once.
+            result = svc.review.remember(content, kind, namespace, confidence, turn_id,
+                                         session=f"mcp|{process_identity()}")
             candidate = svc.review.get(result.candidate_id) if result.candidate_id else None
         return {
             "outcome": result.outcome, "candidate_id": result.candidate_id, "memory_id": result.memory_id,
@@ -161,5 +156,9 @@ _OUTCOME_NOTES = {
 
 
 def run_stdio(db_path: str | os.PathLike[str] | None = None) -> None:
-    """Serve on stdin/stdout until the client disconnects."""
-    build_server(db_path).run("stdio")
+    """Serve on stdin/stdout until the client disconnects (every line gets an answer)."""
+    import anyio
+
+    from madohub_memory.mcp.stdio_transport import serve
+
+    anyio.run(serve, build_server(db_path))

@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
-
-from madohub_memory.core.errors import UserError
+from madohub_memory.mcp.errors import tool_errors
 
 Scalar = str | int | float | bool
 
@@ -40,14 +38,11 @@ def register(server: Any, open_services: Callable[[], Any]) -> None:
         key: an explicit decision-point id; by default the question and option set identify it.
         transient: the choice expires after 28 days.
         """
-        try:
-            with open_services() as svc:
-                record = svc.decisions.record(
-                    question, options, choice, session=session, context=context, key=key,
-                    transient=transient, source="mcp",
-                )
-        except UserError as exc:
-            raise ToolError(str(exc)) from None
+        with tool_errors(), open_services() as svc:
+            record = svc.decisions.record(
+                question, options, choice, session=session, context=context, key=key,
+                transient=transient, source="mcp",
+            )
         return {k: record[k] for k in ("decision_id", "point_key", "question", "user_choice",
                                        "all_options", "session", "context", "timestamp")}
 
@@ -65,14 +60,11 @@ def register(server: Any, open_services: Callable[[], Any]) -> None:
         default), and action: "decide" (near-certain, no need to ask), "suggest" (ask with the
         option pre-selected) or "ask" (uncertain: ask the user). personalise=false ignores history.
         """
-        try:
-            with open_services() as svc:
-                rec = svc.decisions.recommend(
-                    question, options, session=session, context=context, key=key,
-                    personalise=personalise,
-                )
-        except UserError as exc:
-            raise ToolError(str(exc)) from None
+        with tool_errors(), open_services() as svc:
+            rec = svc.decisions.recommend(
+                question, options, session=session, context=context, key=key,
+                personalise=personalise,
+            )
         keep = ("option", "text", "label", "stage", "basis", "share", "observations", "confidence",
                 "confidence_level", "precondition", "disclosure", "test", "action", "p",
                 "strength", "tiers", "point_key")

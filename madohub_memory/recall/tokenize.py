@@ -61,6 +61,13 @@ def cjk_words(run: str) -> list[str]:
     return [w for w in _segmenter().cut_for_search(run) if w.strip()]
 
 
+def warm(*texts: str | None) -> None:
+    """Load the Chinese segmenter (about a second) before a write transaction whose
+    keyword-index trigger will need it, so the write lock is not held while it loads."""
+    if any(text and has_cjk(text) for text in texts):
+        _segmenter()
+
+
 def index_text(content: str) -> str:
     """What the keyword index stores for ``content``: Chinese runs split into words."""
     if not content or not has_cjk(content):

@@ -59,7 +59,13 @@ class VectorIndex:
         self, store: Store, embedder: Embedder, limit: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> int:
-        """Compute and store embeddings for active memories lacking one; return how many."""
+        """Compute and store embeddings for active memories lacking one; return how many.
+
+        A read-only file cannot store them: its memories without a stored vector are found
+        by keyword only.
+        """
+        if store.readonly:
+            return 0
         done = 0
         while limit is None or done < limit:
             batch = EMBED_BATCH if limit is None else min(EMBED_BATCH, limit - done)
@@ -101,6 +107,8 @@ class VectorIndex:
             self.seq = new_seq
 
     def _embed_ids(self, store: Store, embedder: Embedder, ids: Sequence[int]) -> None:
+        if store.readonly:
+            return
         rows = recall_rows.missing_embeddings_for(store, self.model, ids)
         for start in range(0, len(rows), EMBED_BATCH):
             batch = rows[start : start + EMBED_BATCH]

@@ -43,9 +43,12 @@ class Services:
     @classmethod
     def open(
         cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None,
-        origin: str = DEFAULT_ORIGIN,
+        origin: str = DEFAULT_ORIGIN, *, create: bool = True, check: bool = True,
     ) -> Services:
-        return cls(Store(Path(path) if path else default_db_path()), clock, origin)
+        """Open (and with ``create``, create if missing) the database; read commands pass
+        ``create=False`` so that a mistyped path is an error, not a new empty database.
+        ``check=False`` (doctor, backup) opens a file marked damaged."""
+        return cls(Store(Path(path) if path else default_db_path(), create=create, check=check), clock, origin)
 
     def close(self) -> None:
         self.store.close()
@@ -124,6 +127,12 @@ class Services:
         from madohub_memory.services.working import WorkingMemoryService
 
         return WorkingMemoryService(self)
+
+    @cached_property
+    def backup(self) -> Any:
+        from madohub_memory.services.backup import BackupService
+
+        return BackupService(self)
 
     @cached_property
     def decisions(self) -> Any:

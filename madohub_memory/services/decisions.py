@@ -310,6 +310,9 @@ class DecisionService:
         store = self.svc.store
         now = self.svc.clock.now()
         config = self.config()
+        from madohub_memory.services.semantic_dedup import warm
+
+        warm(self.svc)  # a proposal is matched against known candidates: load the model first
         with store.transaction():
             last = rows.get_state(store, SCAN_GATE)
             if last and not force:

@@ -47,6 +47,42 @@ def set_semantic_matcher(matcher: SemanticMatcher | None) -> None:
 def find_equivalent(
     svc: Services, content: str, kind: str, namespace: str, fp: str
 ) -> Equivalent | None:
+    exact = find_exact(svc, kind, namespace, fp)
+    if exact is not None:
+        return exact
+    return find_semantic(svc, content, kind, namespace)
+
+
+def find_semantic(svc: Services, content: str, kind: str, namespace: str) -> Equivalent | None:
+    """The semantic matcher's answer (loads the model, embeds): call it outside a write
+    transaction, then :func:`confirm` the answer inside one."""
+    if _semantic_matcher is not None:
+        return _semantic_matcher(svc, content, kind, namespace)
+    return None
+
+
+def confirm(svc: Services, match: Equivalent | None) -> Equivalent | None:
+    """Re-read a match found before the write lock was taken: it may have been rejected,
+    approved, archived or deleted meanwhile (cheap point queries, no model)."""
+    if match is None:
+        return None
+    store = svc.store
+    if match.memory is not None:
+        memory = memory_rows.get_row(store, match.memory["id"])
+        return Equivalent(memory=memory) if memory is not None and memory["status"] == "active" else None
+    assert match.candidate is not None
+    candidate = candidate_rows.get_row(store, match.candidate["id"])
+    if candidate is None or candidate["status"] == "archived":
+        return None
+    if candidate["status"] == "approved" and candidate["memory_id"] is not None:
+        approved = memory_rows.get_row(store, candidate["memory_id"])
+        if approved is not None and approved["status"] == "active":
+            return Equivalent(memory=approved)
+    return Equivalent(candidate=candidate)
+
+
+def find_exact(svc: Services, kind: str, namespace: str, fp: str) -> Equivalent | None:
+    """An active memory or a candidate with the same fingerprint (indexed point queries)."""
     store = svc.store
     memory = memory_rows.find_active_by_fingerprint(store, fp, namespace, kind)
     if memory is not None:
@@ -59,6 +95,4 @@ def find_equivalent(
             if approved is not None and approved["status"] == "active":
                 return Equivalent(memory=approved)
         return Equivalent(candidate=dict(candidate))
-    if _semantic_matcher is not None:
-        return _semantic_matcher(svc, content, kind, namespace)
     return None

@@ -14,19 +14,23 @@ import hashlib
 import importlib.util
 import logging
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import to_iso
-from madohub_memory.core.errors import UserError
+from madohub_memory.core.errors import StorageError, UserError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import build_passes
+from madohub_memory.ingest.sanitize import check_result
 from madohub_memory.store import ingest as ingest_rows
+from madohub_memory.store.liveness import is_alive, new_owner
+from madohub_memory.store.redaction import redact_text
 
 if TYPE_CHECKING:
     from madohub_memory.extraction.base import Extractor
@@ -34,8 +38,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CLAIM_STALE = timedelta(minutes=10)
+CLAIM_STALE = timedelta(minutes=10)  # only for claims of another host (liveness unknown)
 _HEAD_BYTES = 4096
+WRITE_CHUNK = 500  # turns per write transaction: the lock is never held for a whole big file
 OUTCOMES = ("new", "seen_again", "suppressed", "reinforced")
 Progress = Callable[[dict[str, Any]], None]
 
@@ -44,6 +49,27 @@ def _head_hash(path: str, length: int) -> str:
     with open(path, "rb") as handle:
         data = handle.read(length)
     return f"{len(data)}:{hashlib.sha1(data).hexdigest()}"
+
+
+def _tail_hash(path: str, end: int) -> str:
+    """A hash of the bytes just before ``end``: a file rewritten from the middle on (same
+    first bytes, different conversation) is noticed and read again from the start."""
+    start = max(0, end - _HEAD_BYTES)
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    return f"{start}:{hashlib.sha1(data).hexdigest()}"
+
+
+def regular_file_error(path: str) -> str | None:
+    """Why ``path`` must not be opened (a pipe or a device would block or never end)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a pipe, a device or a socket); skipped"
+    return None
 
 
 def _mentions(path: str, needle: bytes, chunk: int = 1 << 20) -> bool:
@@ -70,9 +96,7 @@ class IngestService:
         self.svc = svc
         self._extractor = extractor
         self._built_from: dict[str, Any] | None = None
-        # os.uname and urandom rather than socket and uuid: the Stop hook imports this module
-        # on every turn, and those two imports cost it ~10 ms
-        self.owner = f"{os.uname().nodename}:{os.getpid()}:{os.urandom(4).hex()}"
+        self.owner = new_owner()
 
     # -- the extractor -------------------------------------------------------------------
 
@@ -145,23 +169,39 @@ class IngestService:
         folder = os.path.join(os.path.splitext(path)[0], "subagents")
         if os.path.basename(os.path.dirname(path)) == "subagents" or not os.path.isdir(folder):
             return []
-        return [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".jsonl")]
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return []
+        return [os.path.join(folder, n) for n in names if n.endswith(".jsonl")]
 
     def _ingest_one(
         self, path: str, fmt: str, namespace: str | None, summary: dict[str, Any], *, extract: bool
     ) -> dict[str, Any]:
+        """Import one file. Anything wrong with it is reported (file, line, reason) and the
+        next file is read; only a problem with the database itself stops the import."""
         report: dict[str, Any] = {"path": path, "format": None, "error": None}
         try:
+            problem = regular_file_error(path)
+            if problem:
+                raise UserError(problem)
             file_fmt = detect_format(path) if fmt == "auto" else fmt
             report["format"] = file_fmt
-            result, known_before = self._read(path, file_fmt)
+            result, known_before, resumed = self._read(path, file_fmt)
+            result.errors.extend(check_result(result))
+            conv_ids, new, known = self._store(result, namespace, known_before)
+        except StorageError:
+            raise
         except (UserError, OSError) as exc:
             message = str(exc) if isinstance(exc, UserError) else (exc.strerror or str(exc))
-            report["error"] = message
-            summary["errors"].append({"file": path, "line": None, "message": message})
-            return report
-        conv_ids, new, known = self._store(result, namespace, known_before)
+            return self._file_failed(report, summary, message)
+        except Exception as exc:  # a reader bug must cost this file only, never the others
+            log.exception("could not import %s", path)
+            return self._file_failed(report, summary, f"internal error while reading it ({type(exc).__name__}: {exc})")
         line_errors = [e.to_dict() for e in result.errors]
+        if not resumed and not line_errors and not (new + known) and file_fmt != "claude-code":
+            line_errors.append({"file": path, "line": None,
+                                "message": f"no conversation turns found: is it really a {file_fmt} file?"})
         summary["errors"].extend(line_errors)
         conversations = len(result.conversations) or int(bool(result.state.get("conversation_id")))
         summary["conversations"] += conversations
@@ -169,24 +209,43 @@ class IngestService:
         summary["turns"]["known"] += known
         report.update(conversations=conversations, turns_new=new, turns_known=known,
                       line_errors=len(line_errors))
-        if extract and new:
-            try:
-                counts = self.drain(conversation_ids=conv_ids)
-            except UserError as exc:  # postponed (budget, rate limit, model down): turns stay pending
-                log.warning("extraction postponed for %s: %s", path, exc)
-                summary["warnings"].append({"file": path, "message": f"extraction postponed: {exc}"})
-            except Exception as exc:  # an extractor failure must not lose the import
-                log.exception("extraction failed for %s", path)
-                summary["warnings"].append({"file": path, "message": f"extraction postponed: {exc}"})
-            else:
-                for key in (*OUTCOMES, "invalid"):
-                    summary["candidates"][key] += counts[key]
+        if extract:
+            self._extract_file(path, conv_ids, summary)
         if file_fmt == "claude-code":
             summary["decisions"] += self._capture_decisions(path, summary)
         return report
 
-    def _read(self, path: str, fmt: str) -> tuple[ReadResult, int]:
-        """Read a file, resuming a line format after the previous read when the file only grew."""
+    @staticmethod
+    def _file_failed(report: dict[str, Any], summary: dict[str, Any], message: str) -> dict[str, Any]:
+        report["error"] = message
+        summary["errors"].append({"file": report["path"], "line": None, "message": message})
+        return report
+
+    def _extract_file(self, path: str, conv_ids: list[str], summary: dict[str, Any]) -> None:
+        """Extract what is pending in the file's conversations: its new turns, and turns a
+        killed earlier run left pending or claimed (re-ingesting resumes them)."""
+        if not conv_ids or not ingest_rows.pending_in(self.svc.store, conv_ids):
+            return
+        try:
+            counts = self.drain(conversation_ids=conv_ids)
+        except StorageError:
+            raise
+        except UserError as exc:  # postponed (budget, rate limit, model down): turns stay pending
+            log.warning("extraction postponed for %s: %s", path, exc)
+            summary["warnings"].append({"file": path, "message": f"extraction postponed: {exc}"})
+        except Exception as exc:  # an extractor failure must not lose the import
+            log.exception("extraction failed for %s", path)
+            summary["warnings"].append({"file": path, "message": f"extraction postponed: {exc}"})
+        else:
+            for key in (*OUTCOMES, "invalid"):
+                summary["candidates"][key] += counts[key]
+
+    def _read(self, path: str, fmt: str) -> tuple[ReadResult, int, bool]:
+        """Read a file, resuming a line format after the previous read when the file only grew.
+
+        Returns the result, the number of turns known from earlier reads, and whether this
+        read resumed (False: read from the start).
+        """
         real = os.path.realpath(path)
         previous = ingest_rows.get_file(self.svc.store, real)
         start_offset = start_line = known_before = 0
@@ -195,7 +254,9 @@ class IngestService:
         if (fmt in LINE_FORMATS and previous is not None and previous["format"] == fmt
                 and size >= previous["end_offset"] and previous["head_hash"]):
             length = int(str(previous["head_hash"]).split(":", 1)[0])
-            if _head_hash(path, length) == previous["head_hash"]:
+            tail = previous["state"].get("tail_hash")
+            if _head_hash(path, length) == previous["head_hash"] and (
+                    not tail or _tail_hash(path, previous["end_offset"]) == tail):
                 start_offset, start_line = previous["end_offset"], previous["end_line"]
                 state, known_before = previous["state"], previous["turns"]
         result = read_file(os.path.abspath(path), fmt, start_offset, start_line, state,
@@ -204,50 +265,64 @@ class IngestService:
         result.state["size"] = size
         result.state["mtime"] = os.path.getmtime(path)
         result.state["known_before"] = known_before
-        return result, known_before
+        return result, known_before, start_offset > 0
 
     def _store(self, result: ReadResult, namespace: str | None, known_before: int) -> tuple[list[str], int, int]:
-        """Write one file's conversations and new turns in one transaction."""
+        """Write one file's conversations and new turns.
+
+        Secrets are masked and rows built before any lock is taken; turns are written in
+        transactions of :data:`WRITE_CHUNK`, and the file's read position last, so a crash
+        in between only makes the next read find some turns already known (stable ids).
+        """
         store = self.svc.store
         new = known = 0
-        conv_ids: list[str] = []
         state = dict(result.state)
         real = state.pop("path")
         size, mtime = state.pop("size"), state.pop("mtime")
         state.pop("known_before", None)
+        conv_ids = [conv.id for conv in result.conversations]
+        if state.get("conversation_id") and state["conversation_id"] not in conv_ids:
+            conv_ids.append(state["conversation_id"])
+        for conv in result.conversations:
+            rows = [{
+                "id": turn.id, "conversation_id": conv.id, "role": turn.role,
+                # Secrets are masked here, before the write lock; the store's own pass
+                # (store/redaction.py) then finds the text already clean.
+                "content": redact_text(turn.content), "created_at": turn.created_at,
+                "meta": turn.meta, "extract_state": "pending" if turn.extract else "skipped",
+                "extract_mode": "turn", "segment": turn.segment,
+            } for turn in conv.turns]
+            for start in range(0, max(1, len(rows)), WRITE_CHUNK):
+                chunk = rows[start:start + WRITE_CHUNK]
+                with store.transaction():
+                    if start == 0:
+                        if conv.parent_id:
+                            ingest_rows.ensure_conversation(store, conv.parent_id, conv.format)
+                        ingest_rows.upsert_conversation(store, {
+                            "id": conv.id, "format": conv.format, "source_path": conv.source_path,
+                            "title": conv.title, "parent_id": conv.parent_id,
+                            "namespace": namespace or conv.namespace, "started_at": conv.started_at,
+                            "meta": conv.meta,
+                        })
+                    existing = ingest_rows.existing_turn_ids(store, [r["id"] for r in chunk])
+                    seq = ingest_rows.next_seq(store, conv.id)
+                    fresh = []
+                    for row in chunk:
+                        if row["id"] in existing:
+                            known += 1
+                            continue
+                        existing.add(row["id"])
+                        fresh.append({**row, "seq": seq})
+                        seq += 1
+                    ingest_rows.insert_turns(store, fresh)
+                    new += len(fresh)
         with store.transaction():
-            for conv in result.conversations:
-                if conv.parent_id:
-                    ingest_rows.ensure_conversation(store, conv.parent_id, conv.format)
-                ingest_rows.upsert_conversation(store, {
-                    "id": conv.id, "format": conv.format, "source_path": conv.source_path, "title": conv.title,
-                    "parent_id": conv.parent_id, "namespace": namespace or conv.namespace,
-                    "started_at": conv.started_at, "meta": conv.meta,
-                })
-                conv_ids.append(conv.id)
-                existing = ingest_rows.existing_turn_ids(store, [t.id for t in conv.turns])
-                seq = ingest_rows.next_seq(store, conv.id)
-                rows: list[dict[str, Any]] = []
-                for turn in conv.turns:
-                    if turn.id in existing:
-                        known += 1
-                        continue
-                    existing.add(turn.id)
-                    rows.append({
-                        "id": turn.id, "conversation_id": conv.id, "seq": seq, "role": turn.role,
-                        # Secrets are masked by the store as the turn is written (store/redaction.py).
-                        "content": turn.content, "created_at": turn.created_at,
-                        "meta": turn.meta,
-                        "extract_state": "pending" if turn.extract else "skipped",
-                        "extract_mode": "turn", "segment": turn.segment,
-                    })
-                    seq += 1
-                ingest_rows.insert_turns(store, rows)
-                new += len(rows)
-                segment = int(state.get("segment", 0))
-                if segment:
+            segment = int(state.get("segment", 0))
+            if segment:
+                for conv in result.conversations:
                     ingest_rows.mark_compaction(store, conv.id, before_segment=segment)
             if result.format in LINE_FORMATS:
+                state["tail_hash"] = _tail_hash(real, result.end_offset)
                 ingest_rows.put_file(store, {
                     "path": real, "format": result.format, "size": size, "mtime": mtime,
                     "head_hash": _head_hash(real, min(_HEAD_BYTES, result.end_offset)),
@@ -278,9 +353,14 @@ class IngestService:
     ) -> dict[str, int]:
         """Extract candidates from pending turns (all, or of some conversations) until none is left.
 
-        Each round claims whole conversations, runs the extractor outside any transaction,
-        then submits the drafts and marks the turns done in one transaction. When the
-        extractor fails, the claims are released (the turns stay pending) and the error is raised.
+        Each round claims whole conversations (taking over claims whose process is gone),
+        runs the extractor and the embedding of its drafts outside any transaction, then
+        submits the drafts one short transaction each and marks the turns done. The write
+        lock is never held across a model, a network call or a loop over drafts. When the
+        extractor or the database fails, the passes that finished are kept (a model call
+        already paid for) and the other claims are released (those turns stay pending);
+        a round redone after a crash adds nothing twice (a sighting from a known turn is
+        not counted again).
         """
         counts = empty_counts()
         extractor = self.extractor
@@ -292,10 +372,11 @@ class IngestService:
             rounds += 1
             now_moment = self.svc.clock.now()
             now = to_iso(now_moment)
+            dead, unknown = self._orphaned_owners()
             rows = ingest_rows.claim_pending(
                 store, self.owner, now, to_iso(now_moment - CLAIM_STALE),
                 conversation_ids=list(conversation_ids) if conversation_ids is not None else None,
-                max_turns=batch_turns,
+                max_turns=batch_turns, dead_owners=dead, unknown_owners=unknown,
             )
             if not rows:
                 break
@@ -308,26 +389,48 @@ class IngestService:
                     done.extend(turn_ids)
             except BaseException as exc:  # keep what finished (a model call already paid for)
                 failure = exc
-            if failure is not None and not done:
-                with store.transaction():
-                    ingest_rows.release_claims(store, self.owner)
-                raise failure
-            self._prefetch_embeddings(drafts)
-            with store.transaction():
+            try:
+                if failure is not None and not done:
+                    raise failure
+                self._prefetch_embeddings(drafts)
                 for draft in drafts:
                     try:
                         outcome = self.svc.review.submit(draft).outcome
+                    except StorageError:
+                        raise
                     except UserError as exc:
                         log.info("dropped an invalid draft: %s", exc)
                         counts["invalid"] += 1
                         continue
                     counts[outcome] = counts.get(outcome, 0) + 1
-                ingest_rows.finish_turns(store, done, self.owner, "done", now)
-                ingest_rows.release_claims(store, self.owner)  # turns whose pass did not finish
+                for start in range(0, len(done), WRITE_CHUNK):
+                    with store.transaction():
+                        ingest_rows.finish_turns(store, done[start:start + WRITE_CHUNK], self.owner, "done", now)
+                if failure is not None:
+                    raise failure  # the turns whose pass did not finish are released below
+            except BaseException:
+                try:
+                    with store.transaction():
+                        ingest_rows.release_claims(store, self.owner)
+                except Exception:
+                    log.warning("could not release claims of %s; they are taken over when it exits", self.owner)
+                raise
             counts["turns"] += len(done)
-            if failure is not None:
-                raise failure
         return counts
+
+    def _orphaned_owners(self) -> tuple[list[str], list[str]]:
+        """Claim owners whose process is gone, and owners that cannot be checked from here."""
+        dead: list[str] = []
+        unknown: list[str] = []
+        for owner in ingest_rows.claim_owners(self.svc.store):
+            if owner == self.owner:
+                continue
+            alive = is_alive(owner)
+            if alive is False:
+                dead.append(owner)
+            elif alive is None:
+                unknown.append(owner)
+        return dead, unknown
 
     def _prefetch_embeddings(self, drafts: list[CandidateDraft]) -> None:
         """Embed a round's drafts in one batch so semantic dedup does not embed them one by one.

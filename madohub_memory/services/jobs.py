@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 from madohub_memory.core.clock import parse_iso, to_iso
 from madohub_memory.core.errors import NotFoundError
 from madohub_memory.store import jobs as job_rows
+from madohub_memory.store.liveness import is_alive
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
 
 log = logging.getLogger(__name__)
-RUN_STALE = timedelta(hours=1)  # a run mark older than this belongs to a dead process
+RUN_STALE = timedelta(hours=1)  # a run mark of another host older than this is taken over
 
 
 class JobsService:
@@ -44,6 +45,7 @@ class JobsService:
         for name, spec in JOBS.items():
             row = rows.get(name, {})
             running_since = row.get("running_since")
+            alive = is_alive(row.get("running_by")) if row.get("running_by") else False
             out.append({
                 "name": name,
                 "description": spec.description,
@@ -55,7 +57,7 @@ class JobsService:
                 "last_error": row.get("last_error"),
                 "last_error_at": row.get("last_error_at"),
                 "last_duration_ms": row.get("last_duration_ms"),
-                "running": bool(row.get("running_by")) and bool(running_since) and running_since >= stale,
+                "running": bool(alive) or (alive is None and bool(running_since) and running_since >= stale),
             })
         return out
 
@@ -65,7 +67,13 @@ class JobsService:
         store = self.svc.store
         owner = self.svc.ingest.owner
         now = self.svc.clock.now()
-        if not job_rows.try_start(store, name, owner, to_iso(now), to_iso(now - RUN_STALE)):
+        # A run mark names its process: a dead owner's mark is taken over now, a live one's
+        # never (however long it runs), one from another host after RUN_STALE.
+        current = (job_rows.get(store, name) or {}).get("running_by")
+        alive = is_alive(current) if current and current != owner else False
+        orphan = current if current and alive is False else None
+        if alive is True or not job_rows.try_start(
+                store, name, owner, to_iso(now), to_iso(now - RUN_STALE), orphan=orphan):
             return {"name": name, "skipped": "already running in another process", "processed": 0, "error": None}
         started = time.monotonic()
         processed = 0

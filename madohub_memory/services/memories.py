@@ -57,6 +57,9 @@ class MemoryService:
         values = edit_values(self.svc, content, kind, namespace)
         if not values:
             raise ValidationError("Nothing to change: give --content, --kind or --namespace.")
+        from madohub_memory.recall.tokenize import warm
+
+        warm(values.get("content"))
         self._change(memory_id, "edit", values)
 
     def pin(self, memory_id: int, pinned: bool = True) -> None:

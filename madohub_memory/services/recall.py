@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.errors import DatabaseBusyError, ValidationError
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.recall import ranking, tokenize
 from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES, get_embedder
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("madohub_memory.recall")
 
 MAX_K = 100
+RECORD_WAIT_S = 2.0
 MAX_QUERY_CHARS = 2000
 MODES = ("hybrid", "vector", "keyword")
 _SOURCE_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
@@ -156,7 +157,7 @@ class RecallService:
         rows = recall_rows.active_rows(store, sorted(pool))
         hits = ranking.rank(rows, vector, keyword, similarity, self.svc.clock.now(), k)
         hits = [h for h in hits if h.score > 0 or h.pinned]
-        if record:
+        if record and not store.readonly:  # a read-only file answers, without counting hits
             self._record(hits, text, namespace, source)
         return hits
 
@@ -211,12 +212,18 @@ class RecallService:
                    if kind not in transient]
         ids = [h.id for h in hits]
         tokens = estimate_tokens(self.render(hits)) if hits else 0
-        with store.transaction():
-            recall_rows.record_hits(store, ids, now, restore)
-            recall_rows.log_recall(
-                store, at=now, source=source, query=query, namespace=namespace,
-                memory_ids=ids, token_estimate=tokens,
-            )
+        try:
+            # A recall must answer even while a long import holds the write lock: counting
+            # its hits waits a moment, then is skipped.
+            with store.transaction(wait_s=RECORD_WAIT_S):
+                recall_rows.record_hits(store, ids, now, restore)
+                recall_rows.log_recall(
+                    store, at=now, source=source, query=query, namespace=namespace,
+                    memory_ids=ids, token_estimate=tokens,
+                )
+        except DatabaseBusyError:
+            log.warning("recall not logged: the database stayed busy for %.1f s", RECORD_WAIT_S)
+            return
         log.info("recall source=%s ids=%s tokens=%d", source, ids, tokens)
 
     def recent_log(self, limit: int = 20) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,8 @@ from madohub_memory.core.vocab import (
     validate_source,
 )
 from madohub_memory.extraction.flags import scan
-from madohub_memory.services.dedup import find_equivalent
+from madohub_memory.recall.tokenize import warm as warm_keyword_index
+from madohub_memory.services.dedup import Equivalent, confirm, find_exact, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
@@ -27,6 +29,34 @@ if TYPE_CHECKING:
     from madohub_memory.services import Services
 
 _ACTOR_FOR_SOURCE = {"manual": "human", "remember": "agent", "turn": "agent", "compaction": "agent"}
+SWEEP_CHUNK = 50  # candidates archived or auto-approved per write transaction
+
+
+def default_session() -> str:
+    """The session of a caller that names none: this process."""
+    from madohub_memory.store.liveness import process_identity
+
+    return f"process|{process_identity()}"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one sighting comes from; ``key`` is what two sightings share when they are the same."""
+
+    turn_id: str | None
+    session: str | None
+    key: str
+
+
+@dataclass(frozen=True)
+class PreparedDraft:
+    """A validated draft with the outcome of its slow lookups (see :meth:`ReviewService.prepare`)."""
+
+    draft: CandidateDraft
+    actor: str
+    fingerprint: str
+    semantic: Equivalent | None
+    sources: list[Source]
 
 
 class ReviewService:
@@ -47,13 +77,18 @@ class ReviewService:
         namespace: str | None = None,
         confidence: float = 0.9,
         turn_id: str | None = None,
+        session: str | None = None,
     ) -> SubmitResult:
-        """An agent explicitly asked to remember something (source ``remember``)."""
+        """An agent explicitly asked to remember something (source ``remember``).
+
+        ``session`` names the agent's session (the MCP connection, the terminal session of
+        the CLI): however often one session repeats a text, it counts as one sighting.
+        """
         draft = CandidateDraft(
             content, kind, namespace, source="remember", confidence=confidence,
             turn_ids=(turn_id,) if turn_id else (),
         )
-        return self.submit(draft)
+        return self.submit(draft, session=session)
 
     def validate(self, draft: CandidateDraft) -> CandidateDraft:
         """Check a draft against the closed vocabularies; clean and mask its content."""
@@ -69,23 +104,42 @@ class ReviewService:
             flags=validate_flags(set(draft.flags) | set(found)),
         )
 
-    def submit(self, draft: CandidateDraft, actor: str | None = None) -> SubmitResult:
+    def submit(
+        self, draft: CandidateDraft, actor: str | None = None, *, session: str | None = None,
+    ) -> SubmitResult:
         """Queue a draft unless an equivalent is already known (DESIGN invariant 3); a candidate
         that now qualifies for the auto-approve policy (when it is on) is approved at once,
-        not at the next sweep."""
-        result = self._submit(draft, actor)
+        not at the next sweep.
+
+        ``session``: who is speaking when the draft names no stored turn (an MCP server
+        process, a terminal session); repeated sightings from one source are not counted
+        again. Default: this process.
+        """
+        result = self.commit(self.prepare(draft, actor, session=session))
         if result.outcome in ("new", "seen_again") and self.svc.settings.get("auto_approve.enabled"):
             self.auto_approve(only=[result.candidate_id])
         return result
 
-    def _submit(self, draft: CandidateDraft, actor: str | None) -> SubmitResult:
+    def prepare(
+        self, draft: CandidateDraft, actor: str | None = None, *, session: str | None = None,
+    ) -> PreparedDraft:
+        """Everything slow about a submit, done without the write lock: validation, the
+        semantic match (model load, embedding) and the lookup of the draft's turns."""
         draft = self.validate(draft)
         actor = validate_actor(actor or _ACTOR_FOR_SOURCE[draft.source])
         fp = fingerprint(draft.content)
-        now = self.svc.clock.now_iso()
+        semantic = None
+        if find_exact(self.svc, draft.kind, draft.namespace, fp) is None:
+            semantic = find_semantic(self.svc, draft.content, draft.kind, draft.namespace)
+        return PreparedDraft(draft, actor, fp, semantic, self._sources(draft, session))
+
+    def commit(self, prepared: PreparedDraft) -> SubmitResult:
+        """The write of a prepared draft: a short transaction of point queries and inserts."""
+        draft, actor, fp = prepared.draft, prepared.actor, prepared.fingerprint
         store = self.svc.store
         with self.changes.batch():
-            match = find_equivalent(self.svc, draft.content, draft.kind, draft.namespace, fp)
+            now = self.svc.clock.now_iso()
+            match = find_exact(self.svc, draft.kind, draft.namespace, fp) or confirm(self.svc, prepared.semantic)
             if match is None:
                 values = {
                     "content": draft.content, "kind": draft.kind, "namespace": draft.namespace,
@@ -94,49 +148,95 @@ class ReviewService:
                     "created_at": now, "updated_at": now,
                 }
                 candidate_id = candidate_rows.insert(store, values)
-                self._sightings(candidate_id, draft, actor, now)
+                self._sightings(candidate_id, prepared, prepared.sources, now)
                 self.changes.record(
                     "candidate", candidate_id, "create", actor, None,
                     candidate_rows.get_row(store, candidate_id),
                 )
                 return SubmitResult("new", candidate_id)
             if match.memory is not None:
-                return self._reinforce(match.memory, draft, actor, now)
+                return self._reinforce(match.memory, prepared, now)
             assert match.candidate is not None
-            return self._seen_again(match.candidate, draft, actor, now)
+            return self._seen_again(match.candidate, prepared, now)
 
-    def _sightings(self, candidate_id: int, draft: CandidateDraft, actor: str, now: str) -> None:
-        for turn_id in draft.turn_ids or (None,):
+    def _sources(self, draft: CandidateDraft, session: str | None) -> list[Source]:
+        """(turn id, session, source key) of each sighting the draft makes.
+
+        A stored turn is its own source, in its conversation. A turn id that is not stored
+        counts as a turn only when our own extraction passes named it; from an agent's
+        ``remember`` (which may pass anything) it counts as the caller's session, like a
+        draft without turns.
+        """
+        session = session or default_session()
+        if not draft.turn_ids:
+            return [Source(None, session, f"session:{session}")]
+        known = candidate_rows.turn_conversations(self.svc.store, list(draft.turn_ids))
+        extracted = draft.source in ("turn", "compaction")
+        out = []
+        for turn_id in draft.turn_ids:
+            if turn_id in known:
+                out.append(Source(turn_id, known[turn_id], turn_id))
+            elif extracted:
+                out.append(Source(turn_id, session, turn_id))
+            else:
+                out.append(Source(turn_id, session, f"session:{session}"))
+        return out
+
+    def _new_sources(self, candidate_id: int | None, sources: list[Source]) -> list[Source]:
+        """The sources that have not been seen on this candidate before."""
+        if candidate_id is None:
+            return sources
+        keys = list(dict.fromkeys(s.key for s in sources))
+        known = candidate_rows.known_source_keys(self.svc.store, candidate_id, keys)
+        fresh: dict[str, Source] = {}
+        for source in sources:
+            if source.key not in known:
+                fresh.setdefault(source.key, source)
+        return list(fresh.values())
+
+    def _sightings(self, candidate_id: int, prepared: PreparedDraft, sources: list[Source], now: str) -> None:
+        draft = prepared.draft
+        for source in sources:
             candidate_rows.add_sighting(
                 self.svc.store,
-                {"candidate_id": candidate_id, "turn_id": turn_id, "source": draft.source,
-                 "confidence": draft.confidence, "actor": actor, "seen_at": now},
+                {"candidate_id": candidate_id, "turn_id": source.turn_id, "source": draft.source,
+                 "confidence": draft.confidence, "actor": prepared.actor, "seen_at": now,
+                 "session": source.session, "source_key": source.key},
             )
 
-    def _seen_again(
-        self, before: dict[str, Any], draft: CandidateDraft, actor: str, now: str
-    ) -> SubmitResult:
+    def _seen_again(self, before: dict[str, Any], prepared: PreparedDraft, now: str) -> SubmitResult:
         store = self.svc.store
+        draft, actor = prepared.draft, prepared.actor
         candidate_id = before["id"]
-        changes: dict[str, Any] = {"seen_count": before["seen_count"] + 1}
+        fresh = self._new_sources(candidate_id, prepared.sources)
+        changes: dict[str, Any] = {}
+        if fresh:
+            changes["seen_count"] = before["seen_count"] + 1
         if before["status"] == "pending":
-            changes["updated_at"] = now
-            changes["confidence"] = max(before["confidence"], draft.confidence)
-            flags = set(f for f in before["flags"].split(",") if f) | set(draft.flags)
-            changes["flags"] = ",".join(validate_flags(flags))
-        candidate_rows.update(store, candidate_id, changes)
-        self._sightings(candidate_id, draft, actor, now)
+            confidence = max(before["confidence"], draft.confidence)
+            flags = ",".join(validate_flags(set(f for f in before["flags"].split(",") if f) | set(draft.flags)))
+            # A repeat from a known source changes nothing but may add a flag.
+            if fresh or confidence != before["confidence"] or flags != before["flags"]:
+                changes.update(updated_at=now, confidence=confidence, flags=flags)
         outcome = "seen_again" if before["status"] == "pending" else "suppressed"
+        if not changes:
+            return SubmitResult(outcome, candidate_id, before.get("memory_id"))
+        candidate_rows.update(store, candidate_id, changes)
+        self._sightings(candidate_id, prepared, fresh, now)
         self.changes.record(
             "candidate", candidate_id, outcome, actor, before,
             candidate_rows.get_row(store, candidate_id),
         )
         return SubmitResult(outcome, candidate_id, before.get("memory_id"))
 
-    def _reinforce(
-        self, memory: dict[str, Any], draft: CandidateDraft, actor: str, now: str
-    ) -> SubmitResult:
+    def _reinforce(self, memory: dict[str, Any], prepared: PreparedDraft, now: str) -> SubmitResult:
         store = self.svc.store
+        actor = prepared.actor
+        candidate_id = memory["candidate_id"]
+        before = candidate_rows.get_row(store, candidate_id) if candidate_id is not None else None
+        fresh = self._new_sources(before["id"] if before else None, prepared.sources)
+        if not fresh:
+            return SubmitResult("reinforced", candidate_id or 0, memory["id"])
         memory_rows.update(
             store, memory["id"],
             {"reinforced_count": memory["reinforced_count"] + 1, "updated_at": now},
@@ -144,16 +244,13 @@ class ReviewService:
         self.changes.record(
             "memory", memory["id"], "reinforce", actor, memory, memory_rows.get_row(store, memory["id"])
         )
-        candidate_id = memory["candidate_id"]
-        if candidate_id is not None:
-            before = candidate_rows.get_row(store, candidate_id)
-            if before is not None:
-                candidate_rows.update(store, candidate_id, {"seen_count": before["seen_count"] + 1})
-                self._sightings(candidate_id, draft, actor, now)
-                self.changes.record(
-                    "candidate", candidate_id, "reinforce", actor, before,
-                    candidate_rows.get_row(store, candidate_id),
-                )
+        if before is not None:
+            candidate_rows.update(store, candidate_id, {"seen_count": before["seen_count"] + 1})
+            self._sightings(candidate_id, prepared, fresh, now)
+            self.changes.record(
+                "candidate", candidate_id, "reinforce", actor, before,
+                candidate_rows.get_row(store, candidate_id),
+            )
         return SubmitResult("reinforced", candidate_id or 0, memory["id"])
 
     # -- decisions on candidates ---------------------------------------------------------
@@ -195,6 +292,8 @@ class ReviewService:
         reinforced instead of duplicated.
         """
         store = self.svc.store
+        row = candidate_rows.get_row(store, candidate_id)
+        warm_keyword_index(content, row["content"] if row else None)
         with self.changes.batch():
             before = self._require(candidate_id, "pending")
             new_content = masked_content(content) if content is not None else before["content"]
@@ -249,8 +348,15 @@ class ReviewService:
         self._set_status(candidate_id, "rejected", "reject", actor, "pending")
 
     def restore(self, candidate_id: int, actor: str = "human") -> None:
-        """Put an archived or rejected candidate back in the queue."""
-        self._set_status(candidate_id, "pending", "restore", actor, "archived", "rejected")
+        """Put an archived or rejected candidate back in the queue (unless an equivalent one
+        is already waiting there: two pending copies of one memory would break invariant 3)."""
+        with self.changes.batch():
+            row = self._require(candidate_id, "archived", "rejected")
+            twin = candidate_rows.pending_twin(self.svc.store, row)
+            if twin is not None:
+                raise ConflictError(
+                    f"Candidate {candidate_id} is the same as pending candidate {twin}: review that one instead.")
+            self._set_status(candidate_id, "pending", "restore", actor, "archived", "rejected")
 
     def edit(
         self,
@@ -295,9 +401,10 @@ class ReviewService:
         days = self.svc.settings.get("archive_days")
         cutoff = to_iso(self.svc.clock.now() - timedelta(days=days))
         ids = candidate_rows.stale_pending_ids(self.svc.store, cutoff)
-        with self.changes.batch():
-            for cid in ids:
-                self._set_status(cid, "archived", "archive", "auto", "pending")
+        for start in range(0, len(ids), SWEEP_CHUNK):  # a short write per chunk, not one per sweep
+            with self.changes.batch():
+                for cid in ids[start:start + SWEEP_CHUNK]:
+                    self._set_status(cid, "archived", "archive", "auto", "pending")
         return ids
 
     def auto_approve(self, only: list[int] | None = None) -> list[int]:
@@ -315,7 +422,9 @@ class ReviewService:
         )
         if not ids:
             return []
-        with self.changes.batch():
-            for cid in ids:
-                self.approve(cid, actor="auto")
+        warm_keyword_index(*((candidate_rows.get_row(self.svc.store, cid) or {}).get("content") for cid in ids[:50]))
+        for start in range(0, len(ids), SWEEP_CHUNK):
+            with self.changes.batch():
+                for cid in ids[start:start + SWEEP_CHUNK]:
+                    self.approve(cid, actor="auto")
         return ids

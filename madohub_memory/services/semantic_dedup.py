@@ -287,6 +287,17 @@ def match_semantic(svc: Services, content: str, kind: str, namespace: str) -> Eq
     return index.match(content, namespace, kind, threshold)
 
 
+def warm(svc: Services) -> None:
+    """Load the embedding model (seconds) now, so that a later match inside a write
+    transaction does not hold the lock while it loads."""
+    if not svc.settings.get("dedup.semantic"):
+        return
+    try:
+        index_for(svc.store, svc.settings.get("embedding.model"))
+    except Exception as exc:
+        log.warning("semantic dedup disabled: cannot load embedding model (%s)", exc)
+
+
 def prime(svc: Services, contents: list[str]) -> int:
     """Embed many texts in one batch before they are submitted one by one.
 

@@ -12,14 +12,18 @@ error names the line.
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import ImportFileError, UserError
 from madohub_memory.core.pii import redact_pii, redact_pii_value
-from madohub_memory.core.text import fingerprint
+from madohub_memory.core.text import fingerprint, replace_surrogates, shown
+from madohub_memory.recall.tokenize import warm as warm_keyword_index
 from madohub_memory.store import transfer as raw
+from madohub_memory.store.files import private_output
 from madohub_memory.store.redaction import free_text_columns
 
 if TYPE_CHECKING:
@@ -27,6 +31,20 @@ if TYPE_CHECKING:
 
 FORMAT = "madohub-memory-export"
 VERSION = 1
+
+
+def _storable(value: Any) -> bool:
+    """A value SQLite takes as it is: text without lone surrogates, a 64-bit integer, a finite
+    number, or null (a JSON list, an object or a 2^64 would fail half-way through the import)."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**63
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, str):
+        return replace_surrogates(value) == value
+    return False
 
 
 def _dump(obj: Any) -> str:
@@ -57,12 +75,13 @@ class TransferService:
         self.svc = svc
 
     def export(self, path: str | Path, *, redact_pii: bool = False) -> dict[str, int]:
+        """Write everything to ``path`` (0600, through a ``.part`` file renamed into place;
+        a ``.part`` left by a killed export is removed)."""
         store = self.svc.store
         counts: dict[str, int] = {}
         target = Path(path)
-        tmp = target.with_name(target.name + ".part")
         try:
-            with tmp.open("w", encoding="utf-8") as out:
+            with private_output(target) as out:
                 out.write(_dump({"format": FORMAT, "version": VERSION}) + "\n")
                 store.execute("BEGIN")  # one consistent snapshot even while others write
                 try:
@@ -75,9 +94,9 @@ class TransferService:
                             counts[table] += 1
                 finally:
                     store.execute("COMMIT")
-            tmp.replace(target)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
+            if exc.errno == errno.ENOSPC:
+                raise UserError(f"The disk holding {target} is full: free some space and export again.") from None
             raise UserError(f"Cannot write {target}: {exc.strerror or exc}.") from None
         return counts
 
@@ -96,7 +115,7 @@ class TransferService:
                 continue
             try:
                 obj = json.loads(line.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
                 raise ImportFileError(f"Line {number} of {source} is not valid JSON; nothing was imported.", number) from None
             if number == 1:
                 if not isinstance(obj, dict) or obj.get("format") != FORMAT:
@@ -107,8 +126,13 @@ class TransferService:
             if not isinstance(obj, dict) or not isinstance(obj.get("row"), dict):
                 raise ImportFileError(f"Line {number} of {source} is not a table row; nothing was imported.", number)
             table = obj.get("table")
-            if table not in tables:
-                raise ImportFileError(f"Line {number} of {source} names an unknown table {table!r}; nothing was imported.", number)
+            if not isinstance(table, str) or table not in tables:
+                raise ImportFileError(f"Line {number} of {source} names an unknown table {shown(table)}; nothing was imported.", number)
+            bad = next((k for k, v in obj["row"].items() if not _storable(v)), None)
+            if bad is not None:
+                raise ImportFileError(
+                    f"Line {number} of {source} has a value of field {shown(bad)} that cannot be stored"
+                    " (not text, a number or null); nothing was imported.", number)
             unknown = set(obj["row"]) - columns[table]
             if unknown:
                 raise ImportFileError(f"Line {number} of {source} has an unknown field {sorted(unknown)[0]!r} for {table}; nothing was imported.", number)
@@ -116,6 +140,7 @@ class TransferService:
         if not data.strip():
             raise ImportFileError(f"{source} is empty; nothing was imported.", None)
         counts: dict[str, int] = {}
+        warm_keyword_index(*(row.get("content") for _, table, row in records[:200] if table == "memories"))
         with store.transaction():
             for number, table, row in records:
                 try:

@@ -200,8 +200,11 @@ class WorkingMemoryService:
             parts.append("Rejected approaches: " + "; ".join(f"{r['text']} (because {r['reason']})" for r in data["rejected"]))
         content = "\n".join(parts)[:9000]
         store = self.svc.store
+        # Matching the summary against known candidates may load the embedding model:
+        # done before the write lock is taken.
+        prepared = self.svc.review.prepare(CandidateDraft(content, kind, ws, source=source, confidence=0.8))
         with store.transaction():
-            result = self.svc.review.submit(CandidateDraft(content, kind, ws, source=source, confidence=0.8))
+            result = self.svc.review.commit(prepared)
             rows.set_task(store, ws, None, self.svc.clock.now_iso())
             rows.clear_task_items(store, ws)
         return result

@@ -13,7 +13,8 @@ CANDIDATE_COLUMNS = (
     "id", "content", "kind", "namespace", "source", "confidence", "seen_count", "status",
     "flags", "fingerprint", "memory_id", "created_at", "updated_at",
 )
-SIGHTING_COLUMNS = ("id", "candidate_id", "turn_id", "source", "confidence", "actor", "seen_at")
+SIGHTING_COLUMNS = ("id", "candidate_id", "turn_id", "source", "confidence", "actor", "seen_at", "session",
+                    "source_key")
 
 
 def row_to_candidate(row: sqlite3.Row, turn_ids: list[str] | None = None) -> Candidate:
@@ -60,6 +61,16 @@ def find_by_fingerprint(
     )
 
 
+def pending_twin(store: Store, row: dict[str, Any]) -> int | None:
+    """Another pending candidate with the same text, namespace and kind as ``row``."""
+    found = store.query_one(
+        "SELECT id FROM candidates WHERE fingerprint = ? AND namespace = ? AND kind = ? AND status = 'pending'"
+        " AND id != ? LIMIT 1",
+        (row["fingerprint"], row["namespace"], row["kind"], row["id"]),
+    )
+    return int(found[0]) if found else None
+
+
 def insert(store: Store, values: dict[str, Any]) -> int:
     return rows.insert(store, "candidates", CANDIDATE_COLUMNS, values)
 
@@ -78,6 +89,29 @@ def delete(store: Store, row_id: int) -> None:
 
 def add_sighting(store: Store, values: dict[str, Any]) -> int:
     return rows.insert(store, "candidate_sightings", SIGHTING_COLUMNS, values)
+
+
+def known_source_keys(store: Store, candidate_id: int, keys: list[str]) -> set[str]:
+    """Which of ``keys`` already have a sighting on the candidate (m0009)."""
+    if not keys:
+        return set()
+    found = store.query(
+        f"SELECT DISTINCT source_key FROM candidate_sightings WHERE candidate_id = ?"
+        f" AND source_key IN ({', '.join('?' * len(keys))})",
+        (candidate_id, *keys),
+    )
+    return {r[0] for r in found}
+
+
+def turn_conversations(store: Store, turn_ids: list[str]) -> dict[str, str]:
+    """The conversation of each stored turn among ``turn_ids`` (unknown ids are left out)."""
+    if not turn_ids:
+        return {}
+    found = store.query(
+        f"SELECT id, conversation_id FROM turns WHERE id IN ({', '.join('?' * len(turn_ids))})",
+        tuple(turn_ids),
+    )
+    return {r[0]: r[1] for r in found}
 
 
 def list_by_status(
@@ -134,12 +168,17 @@ def auto_approve_ids(
     store: Store, min_seen: int, min_confidence: float, excluded_kinds: list[str],
     only: list[int] | None = None,
 ) -> list[int]:
-    """Pending candidates the auto-approve policy promotes (among ``only`` when given)."""
+    """Pending candidates the auto-approve policy promotes (among ``only`` when given).
+
+    Sightings must come from ``min_seen`` distinct sessions (conversations or agent
+    sessions): one agent repeating ``remember`` cannot promote its own text (m0009)."""
     sql = (
         "SELECT id FROM candidates WHERE status = 'pending' AND flags = ''"
         " AND seen_count >= ? AND confidence >= ?"
+        " AND (SELECT COUNT(DISTINCT COALESCE(s.session, 'sighting:' || s.id)) FROM candidate_sightings s"
+        "      WHERE s.candidate_id = candidates.id) >= ?"
     )
-    params: list[Any] = [min_seen, min_confidence]
+    params: list[Any] = [min_seen, min_confidence, min_seen]
     if only is not None:
         sql += f" AND id IN ({', '.join('?' * len(only))})" if only else " AND 0"
         params.extend(only)

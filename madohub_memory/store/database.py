@@ -1,19 +1,38 @@
-"""Opening the database file: pragmas, migrations, and one transaction helper."""
+"""Opening the database file: checks, pragmas, migrations, and one transaction helper."""
 
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from madohub_memory.core.errors import UserError
+from madohub_memory.core.errors import (
+    ForeignDatabaseError,
+    MissingDatabaseError,
+    StorageError,
+    UserError,
+)
+from madohub_memory.store import errors as db_errors
+from madohub_memory.store import open_checks
+from madohub_memory.store.files import create_private, ensure_private_dir, tighten
 from madohub_memory.store.migrations import migrate
 
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_MS = 5_000
+BUSY_GIVE_UP_S = 30.0  # BEGIN IMMEDIATE is retried this long before the one-sentence error
+
+
+def busy_give_up_s() -> float:
+    """How long a write waits for another process's lock (``$MADOHUB_BUSY_TIMEOUT`` seconds)."""
+    try:
+        return max(0.0, float(os.environ.get("MADOHUB_BUSY_TIMEOUT", BUSY_GIVE_UP_S)))
+    except ValueError:
+        return BUSY_GIVE_UP_S
 
 
 def default_db_path() -> Path:
@@ -26,44 +45,81 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("madohub-memory", appauthor=False)) / "memory.db"
 
 
+class LockStats:
+    """The longest write-lock hold of this process (``bench/reliability.py`` reads it).
+
+    With ``MADOHUB_LOCK_STATS=FILE`` in the environment each closing store appends one
+    JSON line ``{"pid", "max_hold_ms", "transactions"}`` to FILE.
+    """
+
+    max_hold_s = 0.0
+    transactions = 0
+    holds: ClassVar[list[float]] = []  # kept only while MADOHUB_LOCK_STATS is set (percentiles)
+
+    @classmethod
+    def add(cls, held_s: float) -> None:
+        cls.transactions += 1
+        cls.max_hold_s = max(cls.max_hold_s, held_s)
+        if len(cls.holds) < 1_000_000 and os.environ.get("MADOHUB_LOCK_STATS"):
+            cls.holds.append(held_s)
+
+    @classmethod
+    def dump(cls) -> None:
+        target = os.environ.get("MADOHUB_LOCK_STATS")
+        if not target or not cls.transactions:
+            return
+        import json
+
+        ordered = sorted(cls.holds)
+        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
+        try:
+            with open(target, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps({
+                    "pid": os.getpid(), "max_hold_ms": round(cls.max_hold_s * 1000, 1),
+                    "p99_hold_ms": round(p99 * 1000, 1), "transactions": cls.transactions,
+                    "over_250ms": sum(1 for h in ordered if h > 0.25)}) + "\n")
+        except OSError:
+            pass
+
+
 class Store:
     """An open database file.
 
     The connection is in autocommit mode; every write goes through :meth:`transaction`,
-    which takes the write lock up front (``BEGIN IMMEDIATE``) so two processes never
-    deadlock on a lock upgrade. One ``Store`` is used by one thread at a time; the GUI
-    worker and each background job open their own.
+    which takes the write lock up front (``BEGIN IMMEDIATE``, retried while another
+    process holds it) so two processes never deadlock on a lock upgrade. One ``Store`` is
+    used by one thread at a time; the GUI worker and each background job open their own.
+
+    ``create=False`` (read commands) refuses a path where no database exists instead of
+    creating one. A file that cannot be written is opened read-only (``readonly``): reads
+    work, a write is one sentence. Another program's SQLite file, a newer schema, a file
+    that is not SQLite and a damaged file are refused before anything is written to them.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, migrate_schema: bool = True) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, migrate_schema: bool = True, create: bool = True,
+        check: bool = True,
+    ) -> None:
         self.path = Path(path)
-        if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            conn = sqlite3.connect(
-                str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                check_same_thread=False,
-            )
-        except sqlite3.OperationalError as exc:
-            raise UserError(f"Cannot open the database file {self.path}: {exc}.") from None
-        conn.row_factory = sqlite3.Row
-        self.conn = conn
+        self.readonly = False
         self._depth = 0
-        self._identity: tuple[int, int] | None = None
         self._lock = threading.RLock()
+        self._registered = False
+        self._identity: tuple[int, int] | None = None
+        memory = str(self.path) == ":memory:"
+        unclean = False
+        if not memory:
+            self._prepare_file(create)
+            self.readonly = not open_checks.writable(self.path)
+            unclean = check and not self.readonly and open_checks.unclean_shutdown(self.path)
+        self.conn = self._connect()
+        open_checks.register(self.path)
+        self._registered = True
         try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise UserError(f"{self.path} is not a MadoHub Memory database ({exc}).") from None
-        from madohub_memory.store.recall import register_functions
-
-        register_functions(conn)  # SQL functions the recall triggers call (m0004)
-        if migrate_schema:
-            migrate(self)
+            self._configure(memory, unclean, check, migrate_schema)
+        except BaseException:
+            self.close()
+            raise
         self._identity = self.file_identity()
 
     def file_identity(self) -> tuple[int, int] | None:
@@ -88,8 +144,106 @@ class Store:
                 " written. Restart MadoHub Memory to open the file that is there now."
             )
 
+    # -- opening ----------------------------------------------------------------------
+
+    def _prepare_file(self, create: bool) -> None:
+        if self.path.exists():
+            if not self.path.is_file():
+                raise StorageError(f"{self.path} is not a file: give the path of a database file with --db.")
+            open_checks.sniff(self.path)
+            for path in (self.path, *open_checks.companions(self.path)):
+                tighten(path)
+            if self.path.parent.name == "madohub-memory":  # our own data folder (not a user's)
+                tighten(self.path.parent)
+            return
+        if not create:
+            raise MissingDatabaseError(
+                f"There is no database at {self.path} yet (nothing has been stored there):"
+                " check --db or $MADOHUB_DB."
+            )
+        try:
+            ensure_private_dir(self.path.parent)
+            create_private(self.path)
+        except OSError as exc:
+            raise StorageError(f"Cannot create the database file {self.path}: {exc.strerror or exc}.") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        target, uri = str(self.path), False
+        if self.readonly:
+            target, uri = open_checks.read_only_uri(self.path), True
+        try:
+            conn = sqlite3.connect(
+                target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False, uri=uri,
+            )
+            if self.readonly:
+                try:
+                    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                except sqlite3.OperationalError as exc:
+                    if db_errors.primary_code(exc) != db_errors.SQLITE_CANTOPEN:
+                        raise
+                    # A WAL file on read-only media whose shared-memory file cannot be
+                    # created: read it as an unchanging file.
+                    conn.close()
+                    conn = sqlite3.connect(
+                        target + "&immutable=1", isolation_level=None, check_same_thread=False, uri=True,
+                    )
+        except sqlite3.Error as exc:
+            raise StorageError(f"Cannot open the database file {self.path}: {exc}.") from None
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def _configure(self, memory: bool, unclean: bool, check: bool, migrate_schema: bool) -> None:
+        conn = self.conn
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._retry_busy(lambda: open_checks.check_ownership(conn, self.path))
+            version = self._retry_busy(lambda: open_checks.check_version(conn, self.path))
+            if not self.readonly:
+                self._retry_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+                conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except UserError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            err = db_errors.translate(exc, self.path)
+            if err is None or db_errors.primary_code(exc) == db_errors.SQLITE_NOTADB:
+                raise ForeignDatabaseError(f"{self.path} is not a MadoHub Memory database ({exc}).") from None
+            raise err from None
+        if check and not memory:
+            if unclean:
+                open_checks.integrity_after_crash(conn, self.path)
+            open_checks.refuse_if_marked_damaged(self.path)
+        from madohub_memory.store.recall import register_functions
+
+        register_functions(conn)  # SQL functions the recall triggers call (m0004)
+        if self.readonly:
+            open_checks.require_current(version, self.path)
+            return
+        if migrate_schema:
+            self._retry_busy(lambda: migrate(self))
+            self._retry_busy(lambda: open_checks.stamp_application_id(conn))
+
+    def _retry_busy(self, action: Any) -> Any:
+        """Run ``action`` again while SQLite says the file is busy, up to ``BUSY_GIVE_UP_S``."""
+        started = time.monotonic()
+        while True:
+            try:
+                return action()
+            except sqlite3.OperationalError as exc:
+                waited = time.monotonic() - started
+                if not db_errors.is_busy(exc):
+                    raise
+                if waited >= busy_give_up_s():
+                    raise db_errors.busy(self.path, waited) from None
+                time.sleep(random.uniform(0.02, 0.2))
+
     def close(self) -> None:
-        self.conn.close()
+        if getattr(self, "conn", None) is not None:
+            self.conn.close()
+        if self._registered:
+            open_checks.unregister(self.path)
+            self._registered = False
+        LockStats.dump()
 
     def __enter__(self) -> Store:
         return self
@@ -97,9 +251,31 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # -- errors -----------------------------------------------------------------------
+
+    def _fail(self, exc: BaseException, waited_s: float = 0.0) -> BaseException:
+        """The one-sentence error for a storage failure (``exc`` itself for anything else)."""
+        err = db_errors.translate(exc, self.path, waited_s)
+        if err is None:
+            return exc
+        if isinstance(err, db_errors.DamagedDatabaseError):
+            open_checks.mark_damaged(self.path, str(exc))
+        return err
+
+    def _raise_translated(self, exc: BaseException) -> None:
+        err = self._fail(exc)
+        if err is not exc:
+            raise err from None
+
+    # -- transactions -----------------------------------------------------------------
+
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction; nested calls join the outer one. Rolls back on any error."""
+    def transaction(self, wait_s: float | None = None) -> Iterator[sqlite3.Connection]:
+        """A write transaction; nested calls join the outer one. Rolls back on any error.
+
+        ``wait_s``: how long to wait for another process's write lock before giving up with
+        :class:`DatabaseBusyError` (a recall's hit counting waits less than a user's edit).
+        """
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -108,27 +284,78 @@ class Store:
                 finally:
                     self._depth -= 1
                 return
+            if self.readonly:
+                raise db_errors.read_only(self.path)
             self.check_file()
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._begin(busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s()))
             self._depth = 1
+            began = time.monotonic()
             try:
                 yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
+            except BaseException as exc:
+                self._rollback()
+                err = self._fail(exc) if isinstance(exc, Exception) else exc
+                if err is not exc:
+                    raise err from None
                 raise
             else:
-                self.conn.execute("COMMIT")
+                try:
+                    self.conn.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    self._rollback()
+                    raise self._fail(exc) from None
             finally:
                 self._depth = 0
+                LockStats.add(time.monotonic() - began)
+
+    def _begin(self, wait_s: float) -> None:
+        started = time.monotonic()
+        short = wait_s * 1000 < BUSY_TIMEOUT_MS
+        if short:
+            self.conn.execute(f"PRAGMA busy_timeout = {max(0, int(wait_s * 1000))}")
+        try:
+            while True:
+                try:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    waited = time.monotonic() - started
+                    if not db_errors.is_busy(exc) or waited >= wait_s:
+                        raise self._fail(exc, waited) from None
+                    time.sleep(random.uniform(0.01, 0.1))
+        finally:
+            if short:
+                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (a full disk, an I/O error)
+
+    # -- queries ----------------------------------------------------------------------
 
     def query(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
-        return self.conn.execute(sql, params).fetchall()
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except (sqlite3.Error, OverflowError, UnicodeEncodeError) as exc:
+            self._raise_translated(exc)
+            raise
 
     def query_one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
-        return self.conn.execute(sql, params).fetchone()
+        try:
+            return self.conn.execute(sql, params).fetchone()
+        except (sqlite3.Error, OverflowError, UnicodeEncodeError) as exc:
+            self._raise_translated(exc)
+            raise
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
-        return self.conn.execute(sql, params)
+        try:
+            return self.conn.execute(sql, params)
+        except (sqlite3.Error, OverflowError, UnicodeEncodeError) as exc:
+            self._raise_translated(exc)
+            raise
 
     def data_version(self) -> int:
         """Changes when another connection commits: cheap polling for live views."""

@@ -2,8 +2,8 @@
 
 Claims make extraction safe across processes: :func:`claim_pending` marks turns as held by
 one worker inside a ``BEGIN IMMEDIATE`` transaction, so a second worker (the dashboard and
-the daemon at once) never gets the same turn. A claim older than the stale limit is taken
-over (its worker died).
+the daemon at once) never gets the same turn. A claim whose process is gone
+(:mod:`madohub_memory.store.liveness`) is taken over at once.
 """
 
 from __future__ import annotations
@@ -84,6 +84,42 @@ def mark_compaction(store: Store, conversation_id: str, before_segment: int | No
     return store.execute(sql, params).rowcount
 
 
+def claim_owners(store: Store) -> list[str]:
+    """Everyone holding turn claims now (to find claims whose process is gone)."""
+    return [r[0] for r in store.query(
+        "SELECT DISTINCT claimed_by FROM turns WHERE extract_state = 'claimed' AND claimed_by IS NOT NULL"
+    )]
+
+
+def pending_in(store: Store, conversation_ids: Sequence[str]) -> int:
+    """Turns of these conversations still waiting for extraction (pending or claimed)."""
+    total = 0
+    for chunk in _chunks(list(conversation_ids)):
+        row = store.query_one(
+            f"SELECT COUNT(*) FROM turns WHERE extract_state IN ('pending', 'claimed')"
+            f" AND conversation_id IN ({','.join('?' * len(chunk))})",
+            tuple(chunk),
+        )
+        total += int(row[0]) if row else 0
+    return total
+
+
+def _orphaned(dead: Sequence[str], unknown: Sequence[str], stale_before: str, alias: str = "") -> tuple[str, list[Any]]:
+    """SQL for a claim that may be taken over: its owner is gone, or cannot be checked from
+    here and the claim is older than ``stale_before``."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if dead:
+        parts.append(f"{alias}claimed_by IN ({','.join('?' * len(dead))})")
+        params += list(dead)
+    if unknown:
+        parts.append(f"({alias}claimed_by IN ({','.join('?' * len(unknown))}) AND {alias}claimed_at < ?)")
+        params += [*unknown, stale_before]
+    if not parts:
+        return "0", []
+    return "(" + " OR ".join(parts) + ")", params
+
+
 def claim_pending(
     store: Store,
     owner: str,
@@ -92,15 +128,21 @@ def claim_pending(
     *,
     conversation_ids: Sequence[str] | None = None,
     max_turns: int = 1000,
+    dead_owners: Sequence[str] = (),
+    unknown_owners: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """Claim whole conversations' pending turns (up to about ``max_turns``) for ``owner``.
 
-    Whole conversations, so an exchange (a prompt and its reply) is never split between two
-    workers. Returns the claimed turns with their conversation's namespace, in order.
+    Whole conversations (or, for one longer than ``max_turns``, its oldest whole exchanges),
+    so an exchange (a prompt and its reply) is never split between two workers. Claims of ``dead_owners`` (their process is gone) are taken over at once, those
+    of ``unknown_owners`` (another host) once older than ``stale_before``; a live owner's
+    claims are never taken, however long its extraction runs. Returns the claimed turns
+    with their conversation's namespace, in order.
     """
     with store.transaction():
-        where = ("(t.extract_state = 'pending' OR (t.extract_state = 'claimed' AND t.claimed_at < ?))")
-        params: list[Any] = [stale_before]
+        orphan_sql, orphan_params = _orphaned(dead_owners, unknown_owners, stale_before, "t.")
+        where = f"(t.extract_state = 'pending' OR (t.extract_state = 'claimed' AND {orphan_sql}))"
+        params: list[Any] = list(orphan_params)
         if conversation_ids is not None:
             if not conversation_ids:
                 return []
@@ -121,11 +163,15 @@ def claim_pending(
         if not chosen:
             return []
         marks = ",".join("?" * len(chosen))
+        orphan_sql, orphan_params = _orphaned(dead_owners, unknown_owners, stale_before)
         claim_where = (f"conversation_id IN ({marks}) AND (extract_state = 'pending'"
-                       " OR (extract_state = 'claimed' AND claimed_at < ?))")
+                       f" OR (extract_state = 'claimed' AND {orphan_sql}))")
+        cut = _slice_end(store, where, params, chosen, counts[0]["n"], max_turns)
+        if cut is not None:
+            claim_where += " AND seq < ?"
         store.execute(
             f"UPDATE turns SET extract_state = 'claimed', claimed_by = ?, claimed_at = ? WHERE {claim_where}",
-            (owner, now, *chosen, stale_before),
+            (owner, now, *chosen, *orphan_params, *(() if cut is None else (cut,))),
         )
         rows = store.query(
             "SELECT t.id, t.conversation_id, t.seq, t.role, t.content, t.created_at, t.meta,"
@@ -136,6 +182,28 @@ def claim_pending(
             (*chosen, owner, now),
         )
     return [dict(r) for r in rows]
+
+
+def _slice_end(store: Store, where: str, params: list[Any], chosen: list[str], pending: int,
+               max_turns: int) -> int | None:
+    """For one conversation with more than ``max_turns`` pending turns (a 6,000-turn
+    transcript): the seq of the first user turn after its first ``max_turns`` pending turns.
+
+    A round then claims (and later finishes) about ``max_turns`` rows, never thousands in
+    one write, and still whole exchanges: the cut is where a prompt starts.
+    """
+    if len(chosen) != 1 or pending <= max_turns:
+        return None
+    row = store.query_one(
+        f"SELECT t.seq FROM turns t WHERE {where} AND t.conversation_id = ? ORDER BY t.seq LIMIT 1 OFFSET ?",
+        (*params, chosen[0], max_turns),
+    )
+    if row is None:
+        return None
+    cut = store.query_one(
+        "SELECT MIN(seq) FROM turns WHERE conversation_id = ? AND seq >= ? AND role = 'user'", (chosen[0], row[0]),
+    )
+    return None if cut is None or cut[0] is None else int(cut[0])
 
 
 def finish_turns(store: Store, ids: Sequence[str], owner: str, state: str, now: str) -> int:

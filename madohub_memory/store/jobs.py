@@ -17,14 +17,19 @@ def all_rows(store: Store) -> dict[str, dict[str, Any]]:
     return {r["name"]: dict(r) for r in store.query("SELECT * FROM jobs")}
 
 
-def try_start(store: Store, name: str, owner: str, now: str, stale_before: str) -> bool:
-    """Mark a job as running by ``owner`` unless another live owner runs it already."""
+def try_start(
+    store: Store, name: str, owner: str, now: str, stale_before: str, *, orphan: str | None = None,
+) -> bool:
+    """Mark a job as running by ``owner`` unless another live owner runs it already.
+
+    ``orphan``: a run mark whose process is known to be gone, taken over whatever its age.
+    """
     with store.transaction():
         store.execute("INSERT OR IGNORE INTO jobs (name) VALUES (?)", (name,))
         changed = store.execute(
             "UPDATE jobs SET running_by = ?, running_since = ? WHERE name = ?"
-            " AND (running_by IS NULL OR running_by = ? OR running_since < ?)",
-            (owner, now, name, owner, stale_before),
+            " AND (running_by IS NULL OR running_by = ? OR running_by = ? OR running_since < ?)",
+            (owner, now, name, owner, orphan, stale_before),
         ).rowcount
     return changed == 1
 

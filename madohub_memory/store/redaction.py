@@ -17,6 +17,7 @@ without deciding which it is.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -63,9 +64,32 @@ STRUCTURAL: dict[str, set[str]] = {
 }
 
 
+# Long texts already masked in this process, by (length, hash): the writer masks a 5 MB
+# pasted log before it takes the write lock, and the store's pass inside the transaction
+# then costs a lookup instead of a second scan (seconds) with the lock held.
+_CLEAN_MIN_CHARS = 2048
+_CLEAN_MAX_ENTRIES = 512
+_clean: OrderedDict[tuple[int, int], None] = OrderedDict()
+
+
+def _redact_str(text: str) -> str:
+    if len(text) < _CLEAN_MIN_CHARS:
+        return redact(text) or ""
+    key = (len(text), hash(text))
+    if key in _clean:
+        _clean.move_to_end(key)
+        return text
+    masked = redact(text) or ""
+    _clean[(len(masked), hash(masked))] = None
+    while len(_clean) > _CLEAN_MAX_ENTRIES:
+        _clean.popitem(last=False)
+    return masked
+
+
 def redact_text(text: str | None) -> str | None:
-    """Free text as it may be stored."""
-    return redact(text)
+    """Free text as it may be stored (call it before taking the write lock for long texts:
+    the store's own pass then finds them already clean)."""
+    return None if text is None else _redact_str(text)
 
 
 def _redact_json(value: Any) -> Any:
@@ -94,5 +118,5 @@ def redact_row(table: str, values: Mapping[str, Any]) -> dict[str, Any]:
         value = out.get(column)
         if value is None or value == "":
             continue
-        out[column] = redact(value) if kind == "text" and isinstance(value, str) else _redact_json(value)
+        out[column] = _redact_str(value) if kind == "text" and isinstance(value, str) else _redact_json(value)
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from madohub_memory.store import ingest as ingest_rows
@@ -51,6 +52,8 @@ def changed_files(svc: Services) -> list[str]:
                     stat = os.stat(path)
                 except OSError:
                     continue
+                if not S_ISREG(stat.st_mode):
+                    continue  # a pipe or a device would hang the import
                 row = known.get(path)
                 if row is None or row["size"] != stat.st_size or row["mtime"] != stat.st_mtime:
                     changed.append(path)
@@ -75,11 +78,17 @@ def sweep(svc: Services) -> int:
                for k, v in report.items() if k in ("archived", "auto_approved"))
 
 
+def backup(svc: Services) -> int:
+    """Back the database up when the newest backup is a day old (keeps ``backup.keep``)."""
+    return int(svc.backup.daily())
+
+
 JOBS: dict[str, JobSpec] = {
     spec.name: spec
     for spec in [
         JobSpec("drain", drain, "workers.drain_interval", "extract candidates from new turns"),
         JobSpec("watch", watch, "workers.watch_interval", "import appended lines of watched transcripts"),
         JobSpec("sweep", sweep, "workers.sweep_interval", "archive stale candidates, auto-approve"),
+        JobSpec("backup", backup, "workers.backup_interval", "daily backup of the database, keeping backup.keep"),
     ]
 }

@@ -380,6 +380,11 @@
         <translation>归档过期候选、自动批准</translation>
     </message>
     <message>
+        <location filename="../../madohub_memory/gui/advanced_tab.py" line="286"/>
+        <source>Daily backup of the database</source>
+        <translation>每日备份数据库</translation>
+    </message>
+    <message>
         <location filename="../../madohub_memory/gui/advanced_tab.py" line="298"/>
         <source>due now</source>
         <translation>即将运行</translation>
@@ -1608,6 +1613,41 @@ Basis: {stage}; confidence: {level}
         <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source>Line {0} of {1} cannot be stored ({2}); nothing was imported.</source>
         <translation>{1} 的第 {0} 行无法保存（{2}）；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The database {0} is busy: another program kept it locked for {1} seconds; nothing was written, try again in a moment.</source>
+        <translation>数据库 {0} 正忙：另一个程序占用写锁已 {1} 秒；未写入任何内容，请稍后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The disk holding {0} is full: free some space, then try again; nothing was written.</source>
+        <translation>{0} 所在的磁盘已满：请释放空间后重试；未写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The database {0} is read-only: it can be searched but not changed (check the file&apos;s permissions and the disk it is on).</source>
+        <translation>数据库 {0} 为只读：可以检索但不能修改（请检查文件权限及其所在的磁盘）。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>The database {0} is damaged ({1}): run `madohub-memory doctor` to check it, or `madohub-memory restore` a backup.</source>
+        <translation>数据库 {0} 已损坏（{1}）：请运行 `madohub-memory doctor` 检查，或用 `madohub-memory restore` 恢复备份。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} was written by a newer MadoHub Memory (schema version {1}; this program knows up to {2}): update madohub-memory to use it; nothing was changed.</source>
+        <translation>{0} 由更新版本的 MadoHub Memory 写入（架构版本 {1}；本程序最高支持 {2}）：请先更新 madohub-memory；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>{0} is another program&apos;s SQLite database (tables {1}), not a MadoHub Memory database: give another --db path; nothing was changed.</source>
+        <translation>{0} 是其他程序的 SQLite 数据库（表 {1}），不是 MadoHub Memory 数据库：请指定其他 --db 路径；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
+        <source>Candidate {0} is the same as pending candidate {1}: review that one instead.</source>
+        <translation>候选 {0} 与待审候选 {1} 相同：请审阅那一条。</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@ Before migrating a file that already holds data, a backup copy
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sqlite3
 from collections.abc import Callable
@@ -53,11 +54,34 @@ def current_version(conn: sqlite3.Connection) -> int:
 
 
 def backup_file(conn: sqlite3.Connection, path: Path, version: int) -> Path:
+    """Copy the file (SQLite backup API) to ``<file>.bak-v<version>``, readable by its owner only."""
+    from madohub_memory.store.files import FILE_MODE, make_private
+
     target = path.with_name(f"{path.name}.bak-v{version}")
-    with sqlite3.connect(str(target)) as dest:
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT, FILE_MODE)
+    make_private(fd)
+    os.close(fd)
+    dest = sqlite3.connect(str(target))
+    try:
         conn.backup(dest)
-    dest.close()
+    finally:
+        dest.close()
     return target
+
+
+def _failed(store: Store, migration: Migration, version: int, backup: Path | None, exc: BaseException) -> Exception:
+    """One sentence for a migration that could not be applied (the step was rolled back)."""
+    from madohub_memory.core.errors import StorageError
+    from madohub_memory.store import errors as db_errors
+
+    translated = db_errors.translate(exc, store.path)
+    if isinstance(translated, StorageError):
+        return translated
+    kept = f"; a copy from before the upgrade is at {backup}" if backup else ""
+    return StorageError(
+        f"Upgrading {store.path} to schema version {migration.version} ({migration.name}) failed"
+        f" ({type(exc).__name__}: {exc}): the file stays at version {version}{kept}."
+    )
 
 
 def migrate(store: Store) -> list[str]:
@@ -67,8 +91,9 @@ def migrate(store: Store) -> list[str]:
     pending = [m for m in all_migrations() if m.version > version]
     if not pending:
         return []
+    backup = None
     if version > 0 and str(store.path) != ":memory:":
-        backup_file(conn, store.path, version)
+        backup = backup_file(conn, store.path, version)
     applied: list[str] = []
     for migration in pending:
         conn.execute("BEGIN IMMEDIATE")
@@ -83,8 +108,13 @@ def migrate(store: Store) -> list[str]:
                 " VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
                 (migration.version, migration.name),
             )
-        except BaseException:
-            conn.execute("ROLLBACK")
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise  # busy: the caller retries the whole upgrade
+            if isinstance(exc, Exception):
+                raise _failed(store, migration, current_version(conn), backup, exc) from exc
             raise
         conn.execute("COMMIT")
         applied.append(migration.name)
