@@ -46,7 +46,7 @@ STRUCTURAL: dict[str, set[str]] = {
     "turns": {"id", "conversation_id", "role", "created_at", "extract_state", "extract_mode", "claimed_by",
               "claimed_at", "extracted_at"},
     "candidates": {"kind", "namespace", "source", "status", "flags", "fingerprint", "created_at", "updated_at"},
-    "candidate_sightings": {"turn_id", "source", "actor", "seen_at"},
+    "candidate_sightings": {"turn_id", "source", "actor", "seen_at", "session", "source_key"},
     "memories": {"kind", "namespace", "fingerprint", "last_hit_at", "status", "created_at", "updated_at"},
     "history": {"entity", "entity_id", "action", "actor", "at", "batch", "origin"},
     "settings": {"key", "updated_at"},
