@@ -20,8 +20,9 @@ pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 
 def test_switching_auto_approve_on_acts_at_once_says_how_many_and_marks_them(qtbot, svc, db_path, tmp_path, clock):
     svc.settings.set("auto_approve.min_seen", "2")
-    for _ in range(2):
-        svc.review.remember("User prefers dark mode in every editor", "preference", confidence=0.9)
+    for session in ("s1", "s2"):  # sightings count once per session
+        svc.review.remember("User prefers dark mode in every editor", "preference", confidence=0.9,
+                            session=session)
     kept = svc.review.remember("Maybe try emacs some day", "preference", confidence=0.3).candidate_id
     with open_window(qtbot, db_path, tmp_path, clock) as win:
         messages: list[str] = []
@@ -34,8 +35,9 @@ def test_switching_auto_approve_on_acts_at_once_says_how_many_and_marks_them(qtb
         assert svc.review.get(kept).status == "pending"
         qtbot.waitUntil(lambda: win.pending.model.rowCount() == 1, timeout=5000)
         # a candidate that qualifies when it arrives is approved then, not at the next sweep
-        cid = svc.review.remember("The CI runs on GitHub Actions", "fact", confidence=0.95).candidate_id
-        svc.review.remember("the CI runs on GitHub Actions", "fact", confidence=0.95)
+        cid = svc.review.remember("The CI runs on GitHub Actions", "fact", confidence=0.95,
+                                  session="s1").candidate_id
+        svc.review.remember("the CI runs on GitHub Actions", "fact", confidence=0.95, session="s2")
         assert svc.review.get(cid).status == "approved"
         win.tabs.setCurrentIndex(1)
         qtbot.waitUntil(lambda: win.approved.model.rowCount() == 2, timeout=5000)
