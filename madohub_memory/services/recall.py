@@ -18,7 +18,7 @@ import numpy as np
 
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.vocab import validate_namespace
-from madohub_memory.recall import ranking, tokenize
+from madohub_memory.recall import ranking, temporal, tokenize
 from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES, get_embedder
 from madohub_memory.recall.ranking import Hit
 from madohub_memory.recall.vector_index import VectorIndex, shared_index
@@ -148,13 +148,22 @@ class RecallService:
             # In the same pass, the vector candidates get their real keyword score too.
             keyword = self._keyword(text, scope, settings.get("recall.keyword_k"), sorted(pool))
             pool |= set(keyword)
+        sure: list[int] = []
         if mode == "hybrid":
             assert index is not None and query_vector is not None
+            # Each signal's best match, before the other signal's candidates are scored too.
+            sure = [max(d, key=d.__getitem__) for d in (vector, keyword) if d]
             vector.update(_cosines(index, query_vector, pool - set(vector)))
         share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
         similarity = ranking.fuse(vector, keyword, share)
         rows = recall_rows.active_rows(store, sorted(pool))
-        hits = ranking.rank(rows, vector, keyword, similarity, self.svc.clock.now(), k)
+        now = self.svc.clock.now()
+        fits = ranking.date_fits(rows, temporal.query_window(text, now.date())) if mode == "hybrid" else {}
+        scores = ranking.relevance(rows, similarity, fits, priors=mode == "hybrid")
+        hits = ranking.rank(
+            rows, vector, keyword, scores, now, k, similarity=similarity, sure=sure,
+            freshness_share=float(settings.get("recall.freshness_share")),
+        )
         hits = [h for h in hits if h.score > 0 or h.pinned]
         if record:
             self._record(hits, text, namespace, source)

@@ -238,23 +238,29 @@ def memory_count_estimate(store: Store) -> int:
 
 
 def active_rows(store: Store, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
-    """Rows of the given ids that are still active, with their originating turn ids."""
+    """Rows of the given ids that are still active, with their originating turn ids and
+    ``turn_date``, the time of the earliest originating turn that has one (or None)."""
     out: dict[int, dict[str, Any]] = {}
     for chunk in _chunks(list(ids)):
         marks = ", ".join("?" * len(chunk))
         for row in store.query(
             f"SELECT * FROM memories WHERE status = 'active' AND id IN ({marks})", chunk
         ):
-            out[int(row["id"])] = {**dict(row), "turn_ids": []}
+            out[int(row["id"])] = {**dict(row), "turn_ids": [], "turn_date": None}
         for row in store.query(
-            "SELECT m.id, s.turn_id FROM memories m"
+            "SELECT m.id, s.turn_id, t.created_at FROM memories m"
             " JOIN candidate_sightings s ON s.candidate_id = m.candidate_id"
+            " LEFT JOIN turns t ON t.id = s.turn_id"
             f" WHERE m.id IN ({marks}) AND s.turn_id IS NOT NULL ORDER BY s.id",
             chunk,
         ):
             entry = out.get(int(row[0]))
-            if entry is not None and row[1] not in entry["turn_ids"]:
+            if entry is None:
+                continue
+            if row[1] not in entry["turn_ids"]:
                 entry["turn_ids"].append(row[1])
+            if row[2] and (entry["turn_date"] is None or row[2] < entry["turn_date"]):
+                entry["turn_date"] = row[2]
     return out
 
 
