@@ -2,15 +2,15 @@
 
 ``Stop`` imports the new lines of ``transcript_path`` (the last exchange) and has them
 extracted; ``PreCompact`` sends everything not yet extracted through the compaction pass
-before the agent summarises it away; ``SessionStart`` prints recall context for the
-workspace (when recall exists). It never blocks the agent: any error is written to ``hook.log`` next to the
-database and the exit status is 0.
+before the agent summarises it away; ``SessionStart`` prints the workspace's rules for the
+agent (pinned memories, working memory, patterns and preferences; see
+services/session_context.py). It never blocks the agent: any error is written to
+``hook.log`` next to the database and the exit status is 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import subprocess
@@ -84,7 +84,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
     inline = os.environ.get("MADOHUB_HOOK_INLINE", "") not in ("", "0")
     with Services.open(db) as svc:
         if name == "SessionStart":
-            return _recall(svc, event)
+            return _session_context(svc, event, db)
         transcript = _transcript(event)
         summary = svc.ingest.ingest_paths([transcript], format="claude-code", extract=False)
         if name == "PreCompact":
@@ -110,22 +110,15 @@ def _spawn_drain(db: str | None) -> None:
     )
 
 
-def _recall(svc: Any, event: dict[str, Any]) -> str | None:
-    if importlib.util.find_spec("madohub_memory.services.recall") is None:
-        return None
+def _session_context(svc: Any, event: dict[str, Any], db: str | None) -> str | None:
+    """The workspace's rules for the agent (services/session_context.py), or None."""
     cwd = event.get("cwd")
     if not isinstance(cwd, str) or not cwd.strip("/ "):
         return None
-    from madohub_memory.ingest.workspace import project_name
-
-    project = project_name(cwd)
-    if not project:
-        return None
-    hits = svc.recall.search(project, namespace=f"workspace:{project}", k=8, source="hook")
-    if not hits:
-        return None
-    text = svc.recall.render(hits)
-    return text if isinstance(text, str) and text.strip() else None
+    context = svc.session_context.build(cwd=cwd, source="hook")
+    _log(db, f"SessionStart: {context.workspace or context.persona}, memories {context.memory_ids},"
+             f" tokens {context.tokens}, {context.elapsed_ms} ms")
+    return context.text or None
 
 
 def _hook(args: argparse.Namespace) -> int:

@@ -122,6 +122,8 @@ SETTINGS: dict[str, Setting] = {
         Setting("recall.vector_share", 0.6, _float_range(0.0, 1.0), "Share of vector similarity in the fused score."),
         Setting("recall.freshness_share", 0.01, _float_range(0.0, 1.0),
                 "How much weight x freshness moves the recall order (0: not at all, 1: a full multiplier)."),
+        Setting("recall.session_budget_tokens", 1000, _int_range(50, 100000),
+                "Token budget of the context an agent gets when a session starts."),
         Setting("recall.budget_tokens", 800, _int_range(50, 100000), "Token budget of a rendered recall."),
         Setting("decay.idle_days", 14, _int_range(1, 3650), "Days without a hit before weight drops."),
         Setting("decay.idle_weight", 0.5, _float_range(0.0, 1.0), "Weight of an idle memory."),

@@ -213,13 +213,19 @@ class RecallService:
         return [t for t in terms if counts[t] <= COMMON_SHARE * total]
 
     def _record(self, hits: list[Hit], query: str, namespace: str | None, source: str) -> None:
+        tokens = estimate_tokens(self.render(hits)) if hits else 0
+        self.record_injection([h.id for h in hits], tokens, query, namespace, source)
+
+    def record_injection(
+        self, ids: list[int], tokens: int, query: str, namespace: str | None, source: str
+    ) -> None:
+        """Count a hit on each memory handed to an agent and log what was handed, with its
+        token estimate (every recall path: CLI, MCP, hook, session start)."""
         store = self.svc.store
         now = self.svc.clock.now_iso()
         transient = set(self.svc.settings.get("decay.transient_kinds"))
         restore = [kind for kind in ("preference", "fact", "decision", "pattern", "postmortem", "event")
                    if kind not in transient]
-        ids = [h.id for h in hits]
-        tokens = estimate_tokens(self.render(hits)) if hits else 0
         with store.transaction():
             recall_rows.record_hits(store, ids, now, restore)
             recall_rows.log_recall(

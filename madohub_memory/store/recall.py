@@ -226,6 +226,24 @@ def pinned_ids(store: Store, namespaces: Sequence[str] | None) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def context_rows(
+    store: Store, namespace: str, *, kinds: Sequence[str] = (), pinned: bool | None = None, limit: int = 200,
+) -> list[dict[str, Any]]:
+    """Active memories of one namespace for the session-start context, most used first
+    (hit count, then last use, then last update)."""
+    sql = ("SELECT id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at"
+           " FROM memories WHERE namespace = ? AND status = 'active'")
+    params: list[Any] = [namespace]
+    if pinned is not None:
+        sql += " AND pinned = ?"
+        params.append(int(pinned))
+    if kinds:
+        sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
+        params += list(kinds)
+    sql += " ORDER BY hit_count DESC, COALESCE(last_hit_at, '') DESC, updated_at DESC, id DESC LIMIT ?"
+    return [dict(r) for r in store.query(sql, (*params, limit))]
+
+
 def term_doc_count(store: Store, match: str) -> int:
     """How many memories (any status) a one-term MATCH string hits."""
     row = store.query_one("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,))
