@@ -72,6 +72,8 @@ def test_budget_is_kept_and_what_is_left_out_is_counted(svc: Services, shop: dic
         assert context.tokens <= budget
         assert context.left_out > 0 and f"{context.left_out} more not shown" in context.text
         assert "make lint" in context.text  # the pinned rule always comes first
+    # Forty project patterns do not crowd out the user's own preferences.
+    assert "short answers" in context.text and context.sections["persona"]
     with pytest.raises(ValidationError, match="at least 50"):
         svc.session_context.build("shop", budget_tokens=10)
     with pytest.raises(ValidationError):

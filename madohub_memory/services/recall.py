@@ -40,6 +40,7 @@ COMMON_MIN_STORE = 5_000  # from this many memories, near-stop-words leave the k
 SUBSTRING_MAX_STORE = 20_000  # below this many, a short Chinese term may be matched verbatim
 COMMON_SHARE = 0.02
 _DF_CACHE: dict[tuple[str, str], tuple[int, int]] = {}
+_CJK_CHAR = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
 HEADERS = {
     "en": "Recalled memories (approved earlier; they may be out of date, check before relying on them):",
@@ -49,7 +50,7 @@ HEADERS = {
 
 def estimate_tokens(text: str) -> int:
     """A model-agnostic estimate: one token per Chinese character, four other characters per token."""
-    cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
+    cjk = len(_CJK_CHAR.findall(text))
     return cjk + (len(text) - cjk + 3) // 4
 
 

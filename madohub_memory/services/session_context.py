@@ -7,7 +7,9 @@ agent needs first are the rules: the workspace's pinned memories, its working me
 preferences, then the person's own preferences; after those, if the budget allows, the
 workspace's decisions, postmortems and facts. Within a section the most used come first
 (hit count, then last use), pinned ones before the rest. Everything fits a token budget
-(setting ``recall.session_budget_tokens``); what did not fit is counted in a closing line.
+(setting ``recall.session_budget_tokens``); while later sections wait, one section takes at
+most 60 % of the room left, so two hundred project patterns cannot crowd out the user's
+own preferences. What did not fit is counted in a closing line.
 
 Everything handed over is traceable like any recall: each memory counts a hit and one
 line goes to the recall log with the ids and the token estimate. No embedding model is
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from madohub_memory.services import Services
 
 SECTION_LIMIT = 200
+SHARE = 0.6
 QUERY_LABEL = "(session start)"
 
 LABELS = {
@@ -116,44 +119,42 @@ class SessionContextService:
         ws = self.workspace_for(workspace, cwd)
         persona = f"persona:{settings.get('persona')}"
         header = lab["header"].format(scope=ws or persona)
-        block = _Block(budget - estimate_tokens(lab["more"].format(n=999)) - 1)
-        block.add_line(header)
-        sections: list[tuple[str, list[dict[str, Any]]]] = []
         store = self.svc.store
+        parts: list[_Part] = []
         if ws:
-            sections.append(("pinned", recall_rows.context_rows(store, ws, pinned=True, limit=SECTION_LIMIT)))
-        working = self._working(ws, language) if ws else None
-        if ws:
-            sections.append(("rules", recall_rows.context_rows(
+            parts.append(_Part("pinned", lab["pinned"], recall_rows.context_rows(
+                store, ws, pinned=True, limit=SECTION_LIMIT), capped=False))
+            working = self._working(ws, language)
+            if working:
+                parts.append(_Part("working", "", [], capped=False, block=working.splitlines()))
+            parts.append(_Part("rules", lab["rules"], recall_rows.context_rows(
                 store, ws, kinds=("pattern", "preference"), pinned=False, limit=SECTION_LIMIT)))
-        persona_rows = recall_rows.context_rows(store, persona, pinned=True, limit=SECTION_LIMIT)
-        persona_rows += recall_rows.context_rows(store, persona, kinds=("preference",), pinned=False,
-                                                 limit=SECTION_LIMIT)
-        sections.append(("persona", persona_rows))
+        parts.append(_Part("persona", lab["persona"], recall_rows.context_rows(
+            store, persona, pinned=True, limit=SECTION_LIMIT) + recall_rows.context_rows(
+            store, persona, kinds=("preference",), pinned=False, limit=SECTION_LIMIT)))
         if ws:
-            sections.append(("decisions", recall_rows.context_rows(
+            parts.append(_Part("decisions", lab["decisions"], recall_rows.context_rows(
                 store, ws, kinds=("decision", "postmortem"), pinned=False, limit=SECTION_LIMIT)))
-            sections.append(("facts", recall_rows.context_rows(
+            parts.append(_Part("facts", lab["facts"], recall_rows.context_rows(
                 store, ws, kinds=("fact",), pinned=False, limit=SECTION_LIMIT)))
-        chosen: dict[str, list[int]] = {}
-        left_out = 0
-        for name, rows in sections:
-            if name == "rules" and working:
-                block.add_text(working)
-            lines = [(row["id"], _entry(row)) for row in rows]
-            taken = block.add_section(lab[name], lines)
-            chosen[name] = taken
-            left_out += len(rows) - len(taken)
+        room = budget - _cost(header) - _cost(lab["more"].format(n=999))
+        room = _allocate(parts, room)
+        lines = [header]
+        for part in parts:
+            lines += part.render()
+        chosen = {p.name: p.taken_ids() for p in parts if p.rows}
         ids = [i for taken in chosen.values() for i in taken]
+        left_out = sum(len(p.rows) - len(p.taken) for p in parts)
+        has_working = any(p.name == "working" and p.block_taken for p in parts)
         if left_out:
-            block.lines.append(lab["more"].format(n=left_out))
-        text = "\n".join(block.lines) if (ids or block.has_working) else ""
+            lines.append(lab["more"].format(n=left_out))
+        text = "\n".join(lines) if (ids or has_working) else ""
         tokens = estimate_tokens(text) if text else 0
         if record and text:
             self.svc.recall.record_injection(ids, tokens, QUERY_LABEL, ws or persona, source)
         return SessionContext(
             text=text, workspace=ws, persona=persona, memory_ids=ids,
-            sections={k: v for k, v in chosen.items() if v}, working_memory=block.has_working,
+            sections={k: v for k, v in chosen.items() if v}, working_memory=has_working,
             left_out=left_out, tokens=tokens, budget_tokens=budget,
             elapsed_ms=round((time.perf_counter() - started) * 1000, 2),
         )
@@ -175,47 +176,66 @@ def _entry(row: dict[str, Any]) -> str:
     return f"- [{str(row['updated_at'])[:10]}] ({row['kind']}) {' '.join(str(row['content']).split())}"
 
 
-class _Block:
-    """Lines within a token budget: whatever does not fit is left out, smaller entries
-    after it may still fit."""
+def _cost(line: str) -> int:
+    return estimate_tokens(line) + 1
 
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.used = 0
-        self.lines: list[str] = []
-        self.has_working = False
 
-    def fits(self, line: str) -> bool:
-        return self.used + estimate_tokens(line) + 1 <= self.budget
+class _Part:
+    """One section: its rows in order of priority and which of them fit."""
 
-    def add_line(self, line: str) -> bool:
-        if not self.fits(line):
-            return False
-        self.lines.append(line)
-        self.used += estimate_tokens(line) + 1
-        return True
+    def __init__(self, name: str, title: str, rows: list[dict[str, Any]], capped: bool = True,
+                 block: list[str] | None = None) -> None:
+        self.name, self.title, self.rows, self.capped = name, title, rows, capped
+        self.lines = [_entry(r) for r in rows]
+        self.costs = [_cost(line) for line in self.lines]
+        self.taken: list[int] = []  # positions in rows
+        self.block = block or []
+        self.block_taken = 0
 
-    def add_text(self, text: str) -> None:
-        """A block of lines (working memory), cut at the budget; left out unless at least its
-        first two lines (title and current task) fit."""
-        lines = text.splitlines()
-        if not self.fits("\n".join(lines[:2])):
-            return
-        for line in lines:
-            if not self.add_line(line):
-                break
-            self.has_working = True
-
-    def add_section(self, title: str, entries: list[tuple[int, str]]) -> list[int]:
-        taken: list[int] = []
-        title_cost = estimate_tokens(title) + 1
-        for memory_id, line in entries:
-            cost = estimate_tokens(line) + 1 + (0 if taken else title_cost)
-            if self.used + cost > self.budget:
+    def fill(self, room: int) -> int:
+        """Take what fits in ``room`` tokens (in order, skipping what does not); return the cost."""
+        used = 0
+        if self.block and not self.block_taken:
+            # The working-memory block: all of it, or as much as fits if its title and task do.
+            if sum(_cost(x) for x in self.block[:2]) <= room:
+                for line in self.block:
+                    if used + _cost(line) > room:
+                        break
+                    used += _cost(line)
+                    self.block_taken += 1
+            return used
+        taken = set(self.taken)
+        for position in range(len(self.lines)):
+            if position in taken:
                 continue
-            if not taken:
-                self.lines.append(title)
-            self.lines.append(line)
-            self.used += cost
-            taken.append(memory_id)
-        return taken
+            cost = self.costs[position] + (0 if self.taken else _cost(self.title))
+            if used + cost <= room:
+                self.taken.append(position)
+                taken.add(position)
+                used += cost
+        return used
+
+    def taken_ids(self) -> list[int]:
+        return [int(self.rows[p]["id"]) for p in sorted(self.taken)]
+
+    def render(self) -> list[str]:
+        if self.block_taken:
+            return self.block[: self.block_taken]
+        if not self.taken:
+            return []
+        return [self.title] + [self.lines[p] for p in sorted(self.taken)]
+
+
+def _allocate(parts: list[_Part], room: int) -> int:
+    """Fill the sections in priority order. While a later section has entries waiting, a
+    capped section may use at most :data:`SHARE` of the room left (so the user's own
+    preferences are not crowded out by two hundred project patterns); a second pass gives
+    whatever room remains to what was left out, in the same order."""
+    for i, part in enumerate(parts):
+        waiting = any(p.rows for p in parts[i + 1:])
+        limit = int(room * SHARE) if part.capped and waiting else room
+        room -= part.fill(limit)
+    for part in parts:
+        if part.capped:
+            room -= part.fill(room)
+    return room
