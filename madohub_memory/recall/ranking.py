@@ -30,6 +30,7 @@ recalled last.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -86,6 +87,7 @@ def word_count(text: str) -> int:
     return len(_WORD.findall(_CJK.sub(" ", text))) + (cjk + 1) // 2
 
 
+@functools.lru_cache(maxsize=8192)
 def length_prior(text: str) -> float:
     return math.log1p(min(word_count(text), LENGTH_CAP))
 
@@ -158,44 +160,42 @@ def rank(
     long as one place is left for the best other match (so ``k = 1`` is simply the best match).
     """
     similarity = similarity if similarity is not None else scores
-    hits: list[Hit] = []
+    score: dict[int, float] = {}
+    fresh: dict[int, float] = {}
     for memory_id, row in rows.items():
-        fresh = freshness(row["updated_at"], now, bool(row["pinned"]))
-        weight = float(row["weight"])
-        multiplier = 1.0 - freshness_share + freshness_share * min(1.0, weight) * fresh
-        hits.append(
-            Hit(
-                id=memory_id, score=scores.get(memory_id, 0.0) * multiplier, content=row["content"],
-                kind=row["kind"], namespace=row["namespace"], created_at=row["created_at"],
-                updated_at=row["updated_at"], pinned=bool(row["pinned"]), weight=weight,
-                similarity=similarity.get(memory_id, 0.0), vector_score=vector.get(memory_id, 0.0),
-                keyword_score=keyword.get(memory_id, 0.0), freshness=fresh,
-                turn_ids=list(row.get("turn_ids") or []), turn_date=row.get("turn_date"),
-            )
-        )
-    hits.sort(key=lambda h: (-h.score, -h.id))
-    hits = _keep_sure(hits, sure)
-    chosen = hits[:k]
-    pinned_out = [h for h in hits[k:] if h.pinned]
+        fresh[memory_id] = freshness(row["updated_at"], now, bool(row["pinned"]))
+        multiplier = 1.0 - freshness_share + freshness_share * min(1.0, float(row["weight"])) * fresh[memory_id]
+        score[memory_id] = scores.get(memory_id, 0.0) * multiplier
+    order = _keep_sure(sorted(rows, key=lambda i: (-score[i], -i)), sure, score)
+    chosen = order[:k]
+    pinned_out = [i for i in order[k:] if rows[i]["pinned"]]
     if pinned_out and k > 1:
-        keep_pinned = [h for h in chosen if h.pinned]
-        others = [h for h in chosen if not h.pinned]
+        keep_pinned = [i for i in chosen if rows[i]["pinned"]]
+        others = [i for i in chosen if not rows[i]["pinned"]]
         slots = max(0, k - 1 - len(keep_pinned))
         added = pinned_out[:slots]
         kept = others[: k - len(keep_pinned) - len(added)]
-        order = {h.id: i for i, h in enumerate(hits)}
-        chosen = sorted(keep_pinned + added + kept, key=lambda h: order[h.id])
-    return chosen
+        position = {i: p for p, i in enumerate(order)}
+        chosen = sorted(keep_pinned + added + kept, key=position.__getitem__)
+    return [
+        Hit(
+            id=i, score=score[i], content=rows[i]["content"], kind=rows[i]["kind"],
+            namespace=rows[i]["namespace"], created_at=rows[i]["created_at"], updated_at=rows[i]["updated_at"],
+            pinned=bool(rows[i]["pinned"]), weight=float(rows[i]["weight"]),
+            similarity=similarity.get(i, 0.0), vector_score=vector.get(i, 0.0),
+            keyword_score=keyword.get(i, 0.0), freshness=fresh[i],
+            turn_ids=list(rows[i].get("turn_ids") or []), turn_date=rows[i].get("turn_date"),
+        )
+        for i in chosen
+    ]
 
 
-def _keep_sure(hits: list[Hit], sure: Sequence[int]) -> list[Hit]:
+def _keep_sure(order: list[int], sure: Sequence[int], score: dict[int, float]) -> list[int]:
     """Move each ``sure`` id that fell below the top few up to the last places within them."""
-    position = {h.id: i for i, h in enumerate(hits)}
-    late = [i for i in dict.fromkeys(sure)
-            if position.get(i, -1) >= GUARANTEE_WITHIN and hits[position[i]].score > 0]
+    position = {i: p for p, i in enumerate(order)}
+    late = [i for i in dict.fromkeys(sure) if position.get(i, -1) >= GUARANTEE_WITHIN and score[i] > 0]
     if not late:
-        return hits
-    moved = [hits[position[i]] for i in late]
-    rest = [h for h in hits if h.id not in set(late)]
-    cut = max(0, GUARANTEE_WITHIN - len(moved))
-    return rest[:cut] + moved + rest[cut:]
+        return order
+    rest = [i for i in order if i not in set(late)]
+    cut = max(0, GUARANTEE_WITHIN - len(late))
+    return rest[:cut] + late + rest[cut:]
