@@ -6,7 +6,7 @@ agent needs first are the rules: the workspace's pinned memories, its working me
 (current task, decisions not to overturn, constraints, to-do), its patterns and
 preferences, then the person's own preferences; after those, if the budget allows, the
 workspace's decisions, postmortems and facts. Within a section the most used come first
-(hit count, then last use), pinned ones before the rest. Everything fits a token budget
+(hit count, then the newest), pinned ones before the rest. Everything fits a token budget
 (setting ``recall.session_budget_tokens``); while later sections wait, one section takes at
 most 60 % of the room left, so two hundred project patterns cannot crowd out the user's
 own preferences. What did not fit is counted in a closing line.

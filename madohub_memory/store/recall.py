@@ -230,18 +230,23 @@ def context_rows(
     store: Store, namespace: str, *, kinds: Sequence[str] = (), pinned: bool | None = None, limit: int = 200,
 ) -> list[dict[str, Any]]:
     """Active memories of one namespace for the session-start context, most used first
-    (hit count, then last use, then last update)."""
-    sql = ("SELECT id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at"
-           " FROM memories WHERE namespace = ? AND status = 'active'")
+    (hit count, then the newest). One query per kind, each read in order from the
+    ``memories_context`` index and stopped at ``limit``, then merged."""
+    columns = "id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at"
+    sql = f"SELECT {columns} FROM memories WHERE namespace = ? AND status = 'active'"
     params: list[Any] = [namespace]
     if pinned is not None:
         sql += " AND pinned = ?"
         params.append(int(pinned))
+    sql_kind = sql + " AND kind = ? ORDER BY hit_count DESC, id DESC LIMIT ?"
+    rows: list[dict[str, Any]] = []
     if kinds:
-        sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
-        params += list(kinds)
-    sql += " ORDER BY hit_count DESC, COALESCE(last_hit_at, '') DESC, updated_at DESC, id DESC LIMIT ?"
-    return [dict(r) for r in store.query(sql, (*params, limit))]
+        for kind in dict.fromkeys(kinds):
+            rows += [dict(r) for r in store.query(sql_kind, (*params, kind, limit))]
+    else:
+        rows = [dict(r) for r in store.query(sql + " ORDER BY hit_count DESC, id DESC LIMIT ?", (*params, limit))]
+    rows.sort(key=lambda r: (r["hit_count"], r["id"]), reverse=True)
+    return rows[:limit]
 
 
 def term_doc_count(store: Store, match: str) -> int:
