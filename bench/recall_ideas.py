@@ -92,23 +92,20 @@ class Index:
     """Term counts of a set of token lists, scored like FTS5."""
 
     def __init__(self, toks: list[list[str]]) -> None:
-        from scipy import sparse
-
-        vocab: dict[str, int] = {}
-        rows, cols, vals = [], [], []
+        postings: dict[str, tuple[list[int], list[int]]] = {}
         for i, tl in enumerate(toks):
             counts: dict[str, int] = {}
             for t in tl:
                 counts[t] = counts.get(t, 0) + 1
             for t, n in counts.items():
-                rows.append(i)
-                cols.append(vocab.setdefault(t, len(vocab)))
-                vals.append(n)
-        self.vocab = vocab
+                docs, tfs = postings.setdefault(t, ([], []))
+                docs.append(i)
+                tfs.append(n)
+        self.postings = {t: (np.array(d), np.array(f, dtype=float)) for t, (d, f) in postings.items()}
+        self.vocab = {t: j for j, t in enumerate(self.postings)}
         self.n = len(toks)
-        self.tf = sparse.csc_matrix((vals, (rows, cols)), shape=(len(toks), len(vocab)), dtype=float)
         self.dl = np.array([len(t) for t in toks], dtype=float)
-        self.df = np.asarray((self.tf > 0).sum(axis=0)).ravel()
+        self.df = np.array([len(self.postings[t][0]) for t in self.postings])
 
     def bm25(self, terms: list[str], idx: np.ndarray, k1: float = 1.2, b: float = 0.75,
              local: bool = False) -> np.ndarray:
@@ -118,11 +115,9 @@ class Index:
         n_docs, avg = len(rows), self.dl[rows].mean()
         out = np.zeros(self.n)
         for t in dict.fromkeys(terms):
-            j = self.vocab.get(t)
-            if j is None:
+            if t not in self.postings:
                 continue
-            col = self.tf[:, j]
-            docs, tf = col.indices, col.data
+            docs, tf = self.postings[t]
             if local:
                 keep = np.isin(docs, idx)
                 docs, tf = docs[keep], tf[keep]
@@ -143,7 +138,7 @@ class Index:
             total += idf
             if j is not None:
                 has = np.zeros(self.n, bool)
-                has[self.tf[:, j].indices] = True
+                has[self.postings[t][0]] = True
                 cover += has[idx] * idf
         return cover / total if total > 0 else cover
 
