@@ -526,6 +526,7 @@ def ideas(with_minilm: bool) -> list[tuple[str, str, Scorer]]:
         ("vectors", "centred on the store mean (hybrid)", transformed("center")),
         ("vectors", "PCA-whitened, 128 dims (hybrid)", transformed("whiten", 128)),
         ("expansion", "namespace, kind and date in the indexed text", expanded("meta")),
+        ("expansion", "text of the originating turn indexed too (LoCoMo)", expanded("turn")),
         *[("pool", f"candidate pool {n}+{n}", fused(vk=n, kk=n)) for n in (10, 20, 100, 1000)],
         ("time", "date fit +0.13 (query names a date)", fused(fit=0.13)),
         ("time", "'when' question: +0.1 for memories with a time word", plus(fused(), 0.1, when_marker)),
