@@ -7,6 +7,7 @@ its sightings, then the memory), in one big transaction, through the store modul
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,18 +18,43 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from madohub_memory.core.text import fingerprint
 from madohub_memory.services import Services
 from madohub_memory.store import candidates as candidate_rows
+from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store import memories as memory_rows
 
-EVAL_DEV = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+
+def _eval_dev() -> Path:
+    """``../shared/eval/dev`` next to the checkout (or a worktree's ancestor), or $MADOHUB_EVAL_DEV."""
+    env = os.environ.get("MADOHUB_EVAL_DEV")
+    if env:
+        return Path(env)
+    for parent in Path(__file__).resolve().parents[1:]:
+        candidate = parent / "shared" / "eval" / "dev"
+        if candidate.is_dir():
+            return candidate
+    return Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+
+
+EVAL_DEV = _eval_dev()
 
 
 def load_approved(svc: Services, items: Iterable[dict[str, Any]]) -> list[int]:
-    """Insert approved memories: each item has content, kind, namespace, optional turn_ids."""
+    """Insert approved memories: each item has content, kind, namespace, optional turn_ids,
+    optional ``turn_date`` (ISO time of the turns, recorded as turn rows like an import does)
+    and optional ``created_at``."""
     store = svc.store
     now = svc.clock.now_iso()
     ids: list[int] = []
     with store.transaction():
         for item in items:
+            if item.get("turn_date") and item.get("turn_ids"):
+                conversation = f"bench:{item['namespace']}"
+                ingest_rows.ensure_conversation(store, conversation, "jsonl")
+                ingest_rows.insert_turns(store, [
+                    {"id": turn, "conversation_id": conversation, "seq": 0, "role": "user", "content": "",
+                     "created_at": item["turn_date"], "meta": {}, "extract_state": "done",
+                     "extract_mode": "turn", "segment": 0}
+                    for turn in item["turn_ids"]
+                ])
             content = item["content"][:10_000]
             fp = fingerprint(content)
             at = item.get("created_at", now)

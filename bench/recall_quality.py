@@ -1,15 +1,22 @@
 """Recall quality on the dev evaluation data: keyword only, vectors only, and the hybrid.
 
-* LoCoMo dev: every ``observation`` fact becomes an approved memory linked to its
-  ``dia_id`` turn (one workspace per conversation); category 1-4 questions are asked in
-  that workspace; hit@k = one of the top k memories links to an ``evidence`` turn.
-* LongMemEval dev: all haystack sessions of all questions pooled in one store, one memory
-  per session (its user messages); session-level recall@k = any answer session in top k.
-* Chinese check (MemoryBank CN dev): each user message becomes a memory (one persona per
-  person); probing questions with a hand-written answer keyword (gold = memories that
-  contain it). Also compares jieba word segmentation with the trigram tokenizer.
+Data sets (see ``bench/_recall_data.py``): LoCoMo dev (observations as memories, category
+1-4 questions, hit@k = a top-k memory links to an evidence turn), LongMemEval S and oracle
+(one memory per session, recall@k = an answer session in the top k) and the Chinese check
+(MemoryBank CN). Every memory records the date of the turn it came from; each question
+is asked "on" its own date (LongMemEval's question date, otherwise the day after the
+conversation's last session), which relative dates such as "two months ago" need.
 
-Usage: ``python bench/recall_quality.py --json [--model use-multilingual|minilm]``
+LoCoMo figures are also given per declared split: ``train`` (conv-26, conv-44: the only
+questions the ranking weights were fitted on) and ``heldout`` (the other conversations).
+
+``--dated``: memories are created on their turn's date instead of all at once, so their
+freshness differs the way a year of real use makes it differ; with ``--set
+recall.freshness_share=0`` (no multiplier) or ``=1`` (the full weight × freshness
+multiplier) it shows what the multipliers cost where age says nothing about relevance.
+
+Usage: ``python bench/recall_quality.py --json [--model use-multilingual|minilm]
+[--only locomo|lme_s|lme_oracle|chinese] [--dated] [--set KEY=VALUE]``
 """
 
 from __future__ import annotations
@@ -20,173 +27,135 @@ import re
 import sys
 import tempfile
 import time
+from collections import defaultdict
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _recall_common import EVAL_DEV, load_approved
+from _recall_data import LOADERS, Question
 
-from madohub_memory.core.clock import Clock
+from madohub_memory.core.clock import Clock, parse_iso, to_iso
 from madohub_memory.recall import tokenize
 from madohub_memory.services import Services
+from madohub_memory.store import memories as memory_rows
 from madohub_memory.store import recall as recall_rows
 
 MODES = ("keyword", "vector", "hybrid")
 KS = (1, 5, 10)
-
-# Probing questions of MemoryBank CN dev with a keyword that the evidence message contains.
-CN_GOLD: list[tuple[str, str, str]] = [
-    ("李雪", "我最近去厦门旅游了，厦门我最喜欢的景点是？", "鼓浪屿"),
-    ("李雪", "我最近去看了谁的演唱会？我最喜欢他的什么歌？", "周杰伦"),
-    ("李雪", "我喜欢看哪些类型的电影？", "喜剧和爱情"),
-    ("李雪", "我不喜欢看喜剧片，对吗？", "喜剧"),
-    ("孙悦", "我去云台山摄影的时候遇到了什么麻烦，谁帮助了我？", "云台山"),
-    ("孙悦", "最近我在尝试哪些健身的方法？", "健身"),
-    ("孙悦", "我不喜欢健身，对吗？", "健身"),
-    ("周立", "我最近计划去哪个国家玩？", "日本"),
-    ("周立", "我去参观博物馆，最感兴趣的展品是？", "博物馆"),
-    ("周立", "我喜欢在什么地方拍摄？", "拍"),
-    ("周立", "在5月4日我向你咨询了给朋友送什么礼物，你给我推荐了什么？", "礼物"),
-    ("刘琳", "在4月28号你给我推荐了一个笔记软件，它的名字是？", "笔记"),
-    ("刘琳", "在5月2号我买了一件连衣裙，它的颜色是？", "连衣裙"),
-    ("陈阳", "我曾经就提高学习编程效率咨询过你，你给过我哪些意见？", "编程"),
-    ("陈阳", "我喜欢哪些户外运动？", "户外"),
-    ("郑思雨", "我喜欢什么样的音乐类型？", "音乐"),
-    ("郑思雨", "我喜欢哪些摇滚乐队？", "乐队"),
-    ("郑思雨", "我的一副画作被展览选中了，你还记得这幅画的灵感是什么吗？", "灵感"),
-    ("郑思雨", "你曾经给我推荐过几个手工活的项目，有哪些？", "手工"),
-    ("焦彦", "我喜欢哪些古典音乐作品？", "古典"),
-    ("焦彦", "在《肖申克的救赎》中，我最喜欢哪个场景？", "肖申克"),
-    ("焦彦", "你给我推荐了哪些冥想app？", "冥想"),
-    ("焦彦", "5月6日这天，我为什么要向你咨询肌肉松弛和身体舒展的方法？", "肌肉"),
-]
-
-
+TRAIN_CONVERSATIONS = ("conv-26", "conv-44")
 SETTINGS: dict[str, str] = {}
+LOAD_TIME = "2026-11-01T09:00:00Z"
 
 
 def _open(tmp: str, name: str, model: str) -> Services:
-    svc = Services.open(Path(tmp) / f"{name}.db", Clock("2026-11-01T09:00:00Z"))
+    svc = Services.open(Path(tmp) / f"{name}.db", Clock(LOAD_TIME))
     svc.settings.set("embedding.model", model)
     for key, value in SETTINGS.items():
         svc.settings.set(key, value)
     return svc
 
 
-def _evaluate(svc: Services, questions: list[tuple[str, str | None, set[str]]]) -> dict[str, Any]:
-    """questions: (text, namespace, gold turn ids). Returns hit@k per mode."""
+def _asked_at(questions: list[Question], items: list[dict[str, Any]]) -> dict[int, str]:
+    """When each question is asked: its own date, else the day after its scope's last turn."""
+    last: dict[str, str] = defaultdict(str)
+    for item in items:
+        last[item["namespace"]] = max(last[item["namespace"]], item.get("turn_date") or "")
+    out = {}
+    for i, q in enumerate(questions):
+        if q.date:
+            out[i] = q.date
+        elif last.get(q.namespace or ""):
+            out[i] = to_iso(parse_iso(last[q.namespace or ""]) + timedelta(days=1))
+    return out
+
+
+def _age_like_real_use(svc: Services, items: list[dict[str, Any]], ids: list[int], asked: dict[int, str]) -> None:
+    """--dated: weight 0.5 for memories idle more than 14 days before the last question
+    (what the daily decay scan does), 1 for the others."""
+    end = max(asked.values()) if asked else LOAD_TIME
+    cutoff = to_iso(parse_iso(end) - timedelta(days=14))
+    with svc.store.transaction():
+        for memory_id, item in zip(ids, items, strict=True):
+            if (item.get("turn_date") or end) < cutoff:
+                memory_rows.update(svc.store, memory_id, {"weight": 0.5})
+
+
+def _evaluate(svc: Services, questions: list[Question], asked: dict[int, str]) -> dict[str, Any]:
+    """hit@k per mode, overall and per group of questions."""
     out: dict[str, Any] = {}
+    groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for mode in MODES:
         hits = {k: 0 for k in KS}
         started = time.perf_counter()
-        for text, namespace, gold in questions:
-            found = svc.recall.search(text, namespace, k=max(KS), include_persona=False,
+        for i, q in enumerate(questions):
+            if i in asked:
+                svc.clock.set(asked[i])
+            found = svc.recall.search(q.text, q.namespace, k=max(KS), include_persona=False,
                                       mode=mode, record=False, source="bench")
+            first = next((r for r, h in enumerate(found) if q.gold & set(h.turn_ids)), None)
             for k in KS:
-                if any(gold & set(h.turn_ids) for h in found[:k]):
-                    hits[k] += 1
+                hits[k] += first is not None and first < k
+            for group in (f"category:{q.category}" if q.category else "", _split(q)):
+                if group:
+                    groups[group][mode].append(99 if first is None else first)
         n = max(1, len(questions))
         out[mode] = {f"hit@{k}": round(hits[k] / n, 3) for k in KS}
         out[mode]["ms_per_query"] = round((time.perf_counter() - started) * 1000 / n, 1)
     out["questions"] = len(questions)
+    if len(groups) > 1:
+        out["groups"] = {
+            group: {"questions": len(ranks["hybrid"]), **{
+                mode: "/".join(f"{sum(r < k for r in ranks[mode]) / len(ranks[mode]):.3f}" for k in KS)
+                for mode in MODES}}
+            for group, ranks in sorted(groups.items())
+        }
     return out
 
 
-def _dia(value: str) -> str:
-    match = re.match(r"D:?(\d+):(\d+)", value.strip())
-    return f"D{match.group(1)}:{match.group(2)}" if match else value.strip()
+def _split(q: Question) -> str:
+    if not q.group.startswith("conv-"):
+        return ""
+    return "split:train" if q.group in TRAIN_CONVERSATIONS else "split:heldout"
 
 
-def locomo(tmp: str, model: str) -> dict[str, Any]:
-    data = json.loads((EVAL_DEV / "locomo_dev.json").read_text())
-    svc = _open(tmp, "locomo", model)
-    items, questions = [], []
-    for sample in data:
-        sid = sample["sample_id"]
-        namespace = f"workspace:locomo-{sid}"
-        for session in sample["observation"].values():
-            for facts in session.values():
-                for text, dia in facts:
-                    dias = dia if isinstance(dia, list) else [dia]
-                    items.append({"content": text, "kind": "fact", "namespace": namespace,
-                                  "turn_ids": [f"{sid}:{_dia(d)}" for d in dias]})
-        for qa in sample["qa"]:
-            if qa.get("category") not in (1, 2, 3, 4):
-                continue
-            gold = {f"{sid}:{_dia(e)}" for ev in qa.get("evidence", []) for e in str(ev).split(";")}
-            questions.append((qa["question"], namespace, gold))
-    load_approved(svc, items)
+def run(tmp: str, name: str, model: str, dated: bool) -> dict[str, Any]:
+    items, questions = LOADERS[name]()
+    asked = _asked_at(questions, items)
+    if dated:
+        items = [{**item, "created_at": item["turn_date"]} if item.get("turn_date") else item for item in items]
+    svc = _open(tmp, name, model)
+    ids = load_approved(svc, items)
+    if dated:
+        _age_like_real_use(svc, items, ids, asked)
     started = time.perf_counter()
     svc.recall.index()
     build = time.perf_counter() - started
-    result = _evaluate(svc, questions)
+    result = _evaluate(svc, questions, asked)
+    if name.startswith("lme"):
+        for mode in MODES:
+            result[mode] = {k.replace("hit@", "recall@"): v for k, v in result[mode].items()}
     result["memories"] = len(items)
     result["index_build_s"] = round(build, 2)
+    if name == "chinese":
+        result["trigram_keyword"] = _trigram(svc, questions, dict(zip(ids, items, strict=True)))
     svc.close()
     return result
 
 
-def longmemeval(tmp: str, model: str) -> dict[str, Any]:
-    data = json.loads((EVAL_DEV / "longmemeval_s_dev.json").read_text())
-    svc = _open(tmp, "lme", model)
-    sessions: dict[str, str] = {}
-    for q in data:
-        for sid, turns in zip(q["haystack_session_ids"], q["haystack_sessions"], strict=True):
-            text = "\n".join(t["content"] for t in turns if t.get("role") == "user")
-            if text.strip():
-                sessions.setdefault(sid, text)
-    items = [{"content": text, "kind": "event", "namespace": "workspace:lme", "turn_ids": [sid]}
-             for sid, text in sessions.items()]
-    load_approved(svc, items)
-    svc.recall.index()
-    questions = [(q["question"], "workspace:lme", set(q["answer_session_ids"])) for q in data]
-    result = _evaluate(svc, questions)
-    for mode in MODES:
-        result[mode] = {k.replace("hit@", "recall@"): v for k, v in result[mode].items()}
-    result["sessions"] = len(items)
-    svc.close()
-    return result
-
-
-def chinese(tmp: str, model: str) -> dict[str, Any]:
-    data = json.loads((EVAL_DEV / "memorybank_cn_dev.json").read_text())
-    svc = _open(tmp, "cn", model)
-    items = []
-    for person, record in data.items():
-        for day, exchanges in record["history"].items():
-            for i, ex in enumerate(exchanges):
-                items.append({"content": ex["query"], "kind": "event", "namespace": f"persona:{person}",
-                              "turn_ids": [f"{person}:{day}:{i}:user"]})
-                items.append({"content": ex["response"], "kind": "event", "namespace": f"persona:{person}",
-                              "turn_ids": [f"{person}:{day}:{i}:assistant"]})
-    ids = load_approved(svc, items)
-    by_id = {mid: item for mid, item in zip(ids, items, strict=True)}
-    questions = []
-    for person, question, keyword in CN_GOLD:
-        gold = {t for item in by_id.values() if item["namespace"] == f"persona:{person}"
-                and keyword in item["content"] for t in item["turn_ids"]}
-        if gold:
-            questions.append((question, f"persona:{person}", gold))
-    svc.recall.index()
-    result = _evaluate(svc, questions)
-    result["memories"] = len(items)
-    result["trigram_keyword"] = _trigram(svc, questions, by_id)
-    svc.close()
-    return result
-
-
-def _trigram(svc: Services, questions: list[tuple[str, str | None, set[str]]], by_id: dict[int, Any]) -> dict[str, Any]:
+def _trigram(svc: Services, questions: list[Question], by_id: dict[int, Any]) -> dict[str, Any]:
     """Keyword-only hit@k with the trigram tokenizer (query = OR of its 3-char substrings)."""
     recall_rows.build_trigram_index(svc.store)
     hits = {k: 0 for k in KS}
-    for text, namespace, gold in questions:
-        grams = {run[i : i + 3] for run in re.findall(r"[^\W_]+", text) for i in range(max(1, len(run) - 2))}
+    for q in questions:
+        grams = {run[i : i + 3] for run in re.findall(r"[^\W_]+", q.text) for i in range(max(1, len(run) - 2))}
         match = tokenize.match_expression(sorted(g for g in grams if len(g) >= 3))
         found = [mid for mid, _ in recall_rows.trigram_search(svc.store, match, 200)] if match else []
-        found = [mid for mid in found if by_id[mid]["namespace"] == namespace][: max(KS)]
+        found = [mid for mid in found if by_id[mid]["namespace"] == q.namespace][: max(KS)]
         for k in KS:
-            if any(gold & set(by_id[mid]["turn_ids"]) for mid in found[:k]):
+            if any(q.gold & set(by_id[mid]["turn_ids"]) for mid in found[:k]):
                 hits[k] += 1
     n = max(1, len(questions))
     return {f"hit@{k}": round(hits[k] / n, 3) for k in KS}
@@ -196,9 +165,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--model", default="use-multilingual", choices=["use-multilingual", "minilm"])
-    parser.add_argument("--only", choices=["locomo", "longmemeval", "chinese"])
+    parser.add_argument("--only", choices=list(LOADERS))
+    parser.add_argument("--dated", action="store_true", help="memories created on their turn's date")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="a recall setting to try, e.g. recall.vector_share=0.7")
+                        help="a recall setting to try, e.g. recall.freshness_share=1")
     args = parser.parse_args()
     for pair in args.set:
         key, _, value = pair.partition("=")
@@ -206,11 +176,12 @@ def main() -> int:
     if not EVAL_DEV.is_dir():
         print(f"evaluation data not found at {EVAL_DEV}", file=sys.stderr)
         return 1
-    report: dict[str, Any] = {"model": args.model, "settings": SETTINGS}
+    report: dict[str, Any] = {"model": args.model, "dated": args.dated, "settings": SETTINGS,
+                              "started": datetime.now().isoformat(timespec="seconds")}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, fn in (("locomo", locomo), ("longmemeval", longmemeval), ("chinese", chinese)):
+        for name in LOADERS:
             if args.only in (None, name):
-                report[name] = fn(tmp, args.model)
+                report[name] = run(tmp, name, args.model, args.dated)
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:

@@ -124,13 +124,22 @@ def test_pinned_memory_is_always_included(svc: Services, shop: dict[str, int]) -
     assert core in ids(hits) and shop["snake"] in ids(hits)
 
 
-def test_freshness_and_weight_order_equal_matches(svc: Services) -> None:
-    old = approved(svc, "The release checklist lives in docs/release.md")
+def test_freshness_and_weight_order_equal_matches_but_never_bury_a_better_one(svc: Services) -> None:
+    old = approved(svc, "The release checklist lives in the repo")
     svc.clock.advance(days=60)
     new = approved(svc, "The release checklist lives in the wiki")
     hits = svc.recall.search("release checklist", k=2, mode="keyword")
-    assert ids(hits) == [new, old]
+    assert ids(hits) == [new, old]  # equal matches: the fresher one first
     assert hits[1].freshness == pytest.approx(1 / 3, rel=1e-3)
+    # A year-old memory that answers the question beats a fresh one that merely mentions it
+    # (with the design's full weight x freshness multiplier it would not).
+    answer = approved(svc, "Deploys to production go through the blue-green switch in Argo")
+    svc.clock.advance(days=365)
+    approved(svc, "The deploy dashboard has a dark mode")
+    query = "how do deploys to production work"
+    assert ids(svc.recall.search(query, k=1, record=False)) == [answer]
+    svc.settings.set("recall.freshness_share", 1)
+    assert ids(svc.recall.search(query, k=1, record=False)) != [answer]
 
 
 def test_render_has_header_dates_and_budget(svc: Services, shop: dict[str, int]) -> None:

@@ -2,8 +2,9 @@
 
 ``Stop`` imports the new lines of ``transcript_path`` (the last exchange) and has them
 extracted; ``PreCompact`` sends everything not yet extracted through the compaction pass
-before the agent summarises it away; ``SessionStart`` prints recall context for the
-workspace (when recall exists) followed by the few lines that tell the agent when to call
+before the agent summarises it away; ``SessionStart`` prints the workspace's rules for the
+agent (pinned memories, working memory, patterns and preferences; see
+services/session_context.py) followed by the few lines that tell the agent when to call
 ``remember`` (:mod:`madohub_memory.services.agent_guide`). It never blocks the agent: any
 error is written to ``hook.log`` next to the database and the exit status is 0.
 """
@@ -11,7 +12,6 @@ error is written to ``hook.log`` next to the database and the exit status is 0.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -119,30 +119,23 @@ def _spawn_drain(db: str | None) -> None:
     )
 
 
-def _recall(svc: Any, event: dict[str, Any]) -> str | None:
-    if importlib.util.find_spec("madohub_memory.services.recall") is None:
-        return None
+def _session_context(svc: Any, event: dict[str, Any], db: str | None) -> str | None:
+    """The workspace's rules for the agent (services/session_context.py), or None."""
     cwd = event.get("cwd")
     if not isinstance(cwd, str) or not cwd.strip("/ "):
         return None
-    from madohub_memory.services.workspaces import project_for
-
-    project = project_for(svc, cwd)
-    if not project:
-        return None
-    hits = svc.recall.search(project, namespace=f"workspace:{project}", k=8, source="hook")
-    if not hits:
-        return None
-    text = svc.recall.render(hits)
-    return text if isinstance(text, str) and text.strip() else None
+    context = svc.session_context.build(cwd=cwd, source="hook")
+    _log(db, f"SessionStart: {context.workspace or context.persona}, memories {context.memory_ids},"
+             f" tokens {context.tokens}, {context.elapsed_ms} ms")
+    return context.text or None
 
 
 def _session_start(svc: Any, event: dict[str, Any], db: str | None) -> str:
-    """Recall context (if any), then the block that tells the agent when to call ``remember``."""
+    """The workspace's rules (if any), then the block that tells the agent when to call ``remember``."""
     try:
-        context = _recall(svc, event)
+        context = _session_context(svc, event, db)
     except Exception as exc:  # recall failing must not cost the agent its instructions
-        _log(db, f"SessionStart recall failed: {type(exc).__name__}: {exc}")
+        _log(db, f"SessionStart context failed: {type(exc).__name__}: {exc}")
         context = None
     return "\n\n".join(part for part in (context, _remember_guide(svc, event, db)) if part)
 

@@ -11,6 +11,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("memories", parents=[common], help="list approved memories")
     p.add_argument("--namespace", metavar="NS")
     p.add_argument("--status", default="active", choices=["active", "deprecated", "archived"])
+    p.add_argument("--sort", default="namespace", choices=["namespace", "recalled"],
+                   help="recalled: most often recalled first (hit_count, then last recall)")
     p.set_defaults(handler=_list)
 
     p = sub.add_parser("memory", help="edit, delete, pin or show one memory")
@@ -41,7 +43,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def _list(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         rows = [m.to_dict() for m in svc.memories.list(args.namespace, args.status)]
-    emit(args, rows, table(rows, ["id", "kind", "namespace", "pinned", "hit_count", "weight", "content"]))
+    if args.sort == "recalled":
+        rows.sort(key=lambda r: (r["hit_count"], r["last_hit_at"] or ""), reverse=True)
+    for row in rows:
+        row["last_recalled"] = (row["last_hit_at"] or "")[:16].replace("T", " ") or None
+    emit(args, rows, table(rows, ["id", "kind", "namespace", "pinned", "hit_count", "last_recalled", "weight",
+                                  "content"]))
     return 0
 
 

@@ -3,7 +3,8 @@
 Tools: ``remember`` (a pending candidate, source ``remember``: nothing an agent says
 becomes memory without review), ``recall`` (approved, active memories only),
 ``list_memories``, ``update_working_memory``, ``get_working_memory``, plus the decision
-tools of :mod:`madohub_memory.mcp.tools_decisions` when present.
+tools of :mod:`madohub_memory.mcp.tools_decisions` and ``session_context``
+(:mod:`madohub_memory.mcp.tools_context`) when present.
 
 The server may run for hours while the dashboard, workers and the CLI write the same
 file, so every tool call opens its own ``Services`` (a fresh connection sees every
@@ -31,8 +32,9 @@ from madohub_memory.services.agent_guide import remember_guide
 from madohub_memory.store.liveness import process_identity
 
 INSTRUCTIONS = (
-    "Long-term memory curated by the user. Call `recall` at the start of a task to get approved "
-    "memories (they may be out of date; check them). Keep task state in `update_working_memory`.\n"
+    "Long-term memory curated by the user. Call `session_context` when a session starts (the "
+    "project's rules and the user's preferences) and `recall` with a question when you need more; "
+    "memories may be out of date, check them. Keep task state in `update_working_memory`.\n"
     + remember_guide()
 )
 
@@ -47,8 +49,9 @@ def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "mad
 
     server = MCPServer(name, instructions=INSTRUCTIONS, log_level="ERROR")
     _register_memory_tools(server, open_services)
-    if importlib.util.find_spec("madohub_memory.mcp.tools_decisions") is not None:
-        importlib.import_module("madohub_memory.mcp.tools_decisions").register(server, open_services)
+    for extra in ("tools_decisions", "tools_context"):
+        if importlib.util.find_spec(f"madohub_memory.mcp.{extra}") is not None:
+            importlib.import_module(f"madohub_memory.mcp.{extra}").register(server, open_services)
     return server
 
 
@@ -111,7 +114,8 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
             "total": len(rows),
             "memories": [
                 {"id": m.id, "content": m.content, "kind": m.kind, "namespace": m.namespace,
-                 "pinned": m.pinned, "date": m.updated_at[:10]}
+                 "pinned": m.pinned, "date": m.updated_at[:10], "hit_count": m.hit_count,
+                 "last_hit_at": m.last_hit_at}
                 for m in rows[: min(limit, 500)]
             ],
         }

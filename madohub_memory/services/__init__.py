@@ -135,6 +135,12 @@ class Services:
         return BackupService(self)
 
     @cached_property
+    def session_context(self) -> Any:
+        from madohub_memory.services.session_context import SessionContextService
+
+        return SessionContextService(self)
+
+    @cached_property
     def decisions(self) -> Any:
         from madohub_memory.services.decisions import DecisionService
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from madohub_memory.core.errors import DatabaseBusyError, ValidationError
 from madohub_memory.core.vocab import validate_namespace
-from madohub_memory.recall import ranking, tokenize
+from madohub_memory.recall import ranking, temporal, tokenize
 from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES, get_embedder
 from madohub_memory.recall.ranking import Hit
 from madohub_memory.recall.vector_index import VectorIndex, shared_index
@@ -41,6 +41,7 @@ COMMON_MIN_STORE = 5_000  # from this many memories, near-stop-words leave the k
 SUBSTRING_MAX_STORE = 20_000  # below this many, a short Chinese term may be matched verbatim
 COMMON_SHARE = 0.02
 _DF_CACHE: dict[tuple[str, str], tuple[int, int]] = {}
+_CJK_CHAR = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
 HEADERS = {
     "en": "Recalled memories (approved earlier; they may be out of date, check before relying on them):",
@@ -50,7 +51,7 @@ HEADERS = {
 
 def estimate_tokens(text: str) -> int:
     """A model-agnostic estimate: one token per Chinese character, four other characters per token."""
-    cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
+    cjk = len(_CJK_CHAR.findall(text))
     return cjk + (len(text) - cjk + 3) // 4
 
 
@@ -149,13 +150,22 @@ class RecallService:
             # In the same pass, the vector candidates get their real keyword score too.
             keyword = self._keyword(text, scope, settings.get("recall.keyword_k"), sorted(pool))
             pool |= set(keyword)
+        sure: list[int] = []
         if mode == "hybrid":
             assert index is not None and query_vector is not None
+            # Each signal's best match, before the other signal's candidates are scored too.
+            sure = [max(d, key=d.__getitem__) for d in (vector, keyword) if d]
             vector.update(_cosines(index, query_vector, pool - set(vector)))
         share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
         similarity = ranking.fuse(vector, keyword, share)
         rows = recall_rows.active_rows(store, sorted(pool))
-        hits = ranking.rank(rows, vector, keyword, similarity, self.svc.clock.now(), k)
+        now = self.svc.clock.now()
+        fits = ranking.date_fits(rows, temporal.query_window(text, now.date())) if mode == "hybrid" else {}
+        scores = ranking.relevance(rows, similarity, fits, priors=mode == "hybrid")
+        hits = ranking.rank(
+            rows, vector, keyword, scores, now, k, similarity=similarity, sure=sure,
+            freshness_share=float(settings.get("recall.freshness_share")),
+        )
         hits = [h for h in hits if h.score > 0 or h.pinned]
         if record and not store.readonly:  # a read-only file answers, without counting hits
             self._record(hits, text, namespace, source)
@@ -205,13 +215,21 @@ class RecallService:
         return [t for t in terms if counts[t] <= COMMON_SHARE * total]
 
     def _record(self, hits: list[Hit], query: str, namespace: str | None, source: str) -> None:
+        tokens = estimate_tokens(self.render(hits)) if hits else 0
+        self.record_injection([h.id for h in hits], tokens, query, namespace, source)
+
+    def record_injection(
+        self, ids: list[int], tokens: int, query: str, namespace: str | None, source: str
+    ) -> None:
+        """Count a hit on each memory handed to an agent and log what was handed, with its
+        token estimate (every recall path: CLI, MCP, hook, session start)."""
         store = self.svc.store
+        if store.readonly:  # a read-only file answers, without counting hits
+            return
         now = self.svc.clock.now_iso()
         transient = set(self.svc.settings.get("decay.transient_kinds"))
         restore = [kind for kind in ("preference", "fact", "decision", "pattern", "postmortem", "event")
                    if kind not in transient]
-        ids = [h.id for h in hits]
-        tokens = estimate_tokens(self.render(hits)) if hits else 0
         try:
             # A recall must answer even while a long import holds the write lock: counting
             # its hits waits a moment, then is skipped.

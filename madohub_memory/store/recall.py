@@ -227,6 +227,29 @@ def pinned_ids(store: Store, namespaces: Sequence[str] | None) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def context_rows(
+    store: Store, namespace: str, *, kinds: Sequence[str] = (), pinned: bool | None = None, limit: int = 200,
+) -> list[dict[str, Any]]:
+    """Active memories of one namespace for the session-start context, most used first
+    (hit count, then the newest). One query per kind, each read in order from the
+    ``memories_context`` index and stopped at ``limit``, then merged."""
+    columns = "id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at"
+    sql = f"SELECT {columns} FROM memories WHERE namespace = ? AND status = 'active'"
+    params: list[Any] = [namespace]
+    if pinned is not None:
+        sql += " AND pinned = ?"
+        params.append(int(pinned))
+    sql_kind = sql + " AND kind = ? ORDER BY hit_count DESC, id DESC LIMIT ?"
+    rows: list[dict[str, Any]] = []
+    if kinds:
+        for kind in dict.fromkeys(kinds):
+            rows += [dict(r) for r in store.query(sql_kind, (*params, kind, limit))]
+    else:
+        rows = [dict(r) for r in store.query(sql + " ORDER BY hit_count DESC, id DESC LIMIT ?", (*params, limit))]
+    rows.sort(key=lambda r: (r["hit_count"], r["id"]), reverse=True)
+    return rows[:limit]
+
+
 def term_doc_count(store: Store, match: str) -> int:
     """How many memories (any status) a one-term MATCH string hits."""
     row = store.query_one("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,))
@@ -239,23 +262,29 @@ def memory_count_estimate(store: Store) -> int:
 
 
 def active_rows(store: Store, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
-    """Rows of the given ids that are still active, with their originating turn ids."""
+    """Rows of the given ids that are still active, with their originating turn ids and
+    ``turn_date``, the time of the earliest originating turn that has one (or None)."""
     out: dict[int, dict[str, Any]] = {}
     for chunk in _chunks(list(ids)):
         marks = ", ".join("?" * len(chunk))
         for row in store.query(
             f"SELECT * FROM memories WHERE status = 'active' AND id IN ({marks})", chunk
         ):
-            out[int(row["id"])] = {**dict(row), "turn_ids": []}
+            out[int(row["id"])] = {**dict(row), "turn_ids": [], "turn_date": None}
         for row in store.query(
-            "SELECT m.id, s.turn_id FROM memories m"
+            "SELECT m.id, s.turn_id, t.created_at FROM memories m"
             " JOIN candidate_sightings s ON s.candidate_id = m.candidate_id"
+            " LEFT JOIN turns t ON t.id = s.turn_id"
             f" WHERE m.id IN ({marks}) AND s.turn_id IS NOT NULL ORDER BY s.id",
             chunk,
         ):
             entry = out.get(int(row[0]))
-            if entry is not None and row[1] not in entry["turn_ids"]:
+            if entry is None:
+                continue
+            if row[1] not in entry["turn_ids"]:
                 entry["turn_ids"].append(row[1])
+            if row[2] and (entry["turn_date"] is None or row[2] < entry["turn_date"]):
+                entry["turn_date"] = row[2]
     return out
 
 
