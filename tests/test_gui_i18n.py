@@ -112,18 +112,24 @@ def test_errors_read_in_the_interface_language(qtbot, svc, db_path, tmp_path, cl
 
 
 def test_every_error_template_has_a_translation_with_its_placeholders(qapp):
-    from madohub_memory.gui.error_text import TEMPLATES, localize_error
-    from madohub_memory.gui.i18n import install_language
+    from error_templates_scan import fields, raised_templates
+
+    from madohub_memory.core.errors import ConflictError, UserError
+    from madohub_memory.gui.i18n import error_text, install_language
 
     ts = TsTranslator(resources_dir() / "translations" / "madohub_zh_CN.ts")
-    for template in TEMPLATES:
+    for template in raised_templates():
         translated = ts.translate("Errors", template)
         assert translated, template
-        assert sorted(re.findall(r"\{\d\}", translated)) == sorted(re.findall(r"\{\d\}", template)), template
+        assert fields(translated) == fields(template), template
     install_language("zh_CN")
     try:
-        assert localize_error("Candidate 7 is rejected, not pending.") == "候选 7 当前为“已拒绝”，而不是“待审核”。"
-        assert localize_error("Candidate 7 is archived, not pending or approved.").endswith("“待审核或已批准”。")
-        assert localize_error("Some sentence nobody templated.") == "Some sentence nobody templated."
+        def not_in(status: str, expected: str) -> ConflictError:
+            return ConflictError("Candidate {candidate_id} is {status}, not {expected}.",
+                                 candidate_id=7, status=status, expected=expected)
+
+        assert error_text(not_in("rejected", "pending")) == "候选 7 当前为“已拒绝”，而不是“待审核”。"
+        assert error_text(not_in("archived", "pending or approved")).endswith("“待审核或已批准”。")
+        assert error_text(UserError("Some sentence nobody templated.")) == "Some sentence nobody templated."
     finally:
         install_language("en")

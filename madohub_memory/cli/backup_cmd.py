@@ -50,7 +50,7 @@ def restore_backup(args: argparse.Namespace) -> int:
     if args.target == "latest":
         found = backup_files.list_backups(folder)
         if not found:
-            raise StorageError(f"There is no backup in {folder} to restore.")
+            raise StorageError("There is no backup in {folder} to restore.", folder=folder)
         source = found[0].path
     else:
         source = Path(args.target).expanduser()

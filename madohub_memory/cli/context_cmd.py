@@ -44,7 +44,7 @@ def _log(args: argparse.Namespace) -> int:
     from madohub_memory.core.errors import ValidationError
 
     if args.limit < 1:
-        raise ValidationError(f"--limit must be at least 1 (got {args.limit}).")
+        raise ValidationError("--limit must be at least 1 (got {limit}).", limit=args.limit)
     with open_services(args) as svc:
         rows = svc.recall.recent_log(min(args.limit, 1000))
     emit(args, rows, table(rows, ["id", "at", "source", "namespace", "token_estimate", "memory_ids", "query"]))

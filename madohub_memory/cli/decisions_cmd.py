@@ -60,7 +60,7 @@ def _context(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ValidationError(f"Context {pair!r} is not KEY=VALUE.")
+            raise ValidationError("Context {pair!r} is not KEY=VALUE.", pair=pair)
         context[key.strip()] = value.strip()
     return context
 

@@ -117,7 +117,7 @@ def _restore(args: argparse.Namespace) -> int:
     try:
         candidate_id = positive_id(args.target)
     except argparse.ArgumentTypeError as exc:
-        raise ValidationError(f"{exc}.") from None
+        raise ValidationError("{problem}.", problem=exc) from None
     with open_services(args, create=False) as svc:
         svc.review.restore(candidate_id)
     emit(args, {"candidate_id": candidate_id, "status": "pending"}, f"candidate {candidate_id} is pending again")

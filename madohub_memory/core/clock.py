@@ -22,7 +22,7 @@ def parse_iso(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except (ValueError, AttributeError):
-        raise ValidationError(f"Time {text!r} is not an ISO-8601 date or date-time.") from None
+        raise ValidationError("Time {text!r} is not an ISO-8601 date or date-time.", text=text) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)

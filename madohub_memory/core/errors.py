@@ -3,9 +3,17 @@
 Every front end shows a :class:`UserError` as its one-sentence message (stderr and a
 non-zero exit in the CLI, a message box in the GUI, a tool error over MCP); anything
 else is a bug and keeps its traceback.
+
+An error carries its sentence as a template and the values that fill it
+(``NotFoundError("No memory with id {memory_id}.", memory_id=7)``): ``str(err)`` is the
+English sentence the CLI and the MCP server print, and the dashboard looks the template up
+in the ``Errors`` context of its translations and fills in the same values, so a sentence
+is written once, in English, where it is raised.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 MAX_MESSAGE_CHARS = 400
 
@@ -28,13 +36,25 @@ def _bounded(message: str) -> str:
     return f"{left} … [{len(message) - 360:,} characters left out] … {right}"
 
 
+def render(template: str, arguments: Mapping[str, object]) -> str:
+    """``template`` (English or a translation of it) filled with ``arguments``, cut to a
+    readable length. A template without arguments is taken as it is (braces and all)."""
+    return _bounded(template.format_map(arguments) if arguments else template)
+
+
 class UserError(Exception):
-    """Bad input or a state the user can fix; ``str(err)`` is one clear sentence."""
+    """Bad input or a state the user can fix; ``str(err)`` is one clear sentence.
+
+    ``template`` is the English sentence with ``{name}`` fields (format syntax: ``{n:,}``,
+    ``{text!r}``), ``arguments`` the values for them.
+    """
 
     exit_code = 1
 
-    def __init__(self, message: object = "", *args: object) -> None:
-        super().__init__(_bounded(str(message)), *args)
+    def __init__(self, template: object = "", /, **arguments: object) -> None:
+        self.template = str(template)
+        self.arguments: dict[str, object] = arguments
+        super().__init__(render(self.template, arguments))
 
 
 class ValidationError(UserError):
@@ -52,8 +72,8 @@ class ConflictError(UserError):
 class ImportFileError(UserError):
     """An import file is broken; nothing from it was written."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, template: str, /, *, line: int | None = None, **arguments: object) -> None:
+        super().__init__(template, **({"line": line} if line is not None else {}), **arguments)
         self.line = line
 
 

@@ -37,7 +37,8 @@ def resources_dir() -> Path:
         if path.is_dir():
             return path
     raise UserError(
-        f"The resources folder is missing (looked in {', '.join(map(str, places))}); reinstall MadoHub Memory."
+        "The resources folder is missing (looked in {choices}); reinstall MadoHub Memory.",
+        choices=', '.join(map(str, places)),
     )
 
 
@@ -48,4 +49,6 @@ def desktop_file(name: str) -> Path:
     for path in (base / "desktop" / name, base.parent / "packaging" / name):
         if path.is_file():
             return path
-    raise UserError(f"The desktop file {name} is missing from this installation; reinstall MadoHub Memory.")
+    raise UserError(
+        "The desktop file {name} is missing from this installation; reinstall MadoHub Memory.", name=name,
+    )

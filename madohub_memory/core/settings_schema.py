@@ -33,7 +33,7 @@ def _bool(value: Any) -> bool:
         return True
     if text in {"0", "false", "no", "off"}:
         return False
-    raise ValidationError(f"{shown(value)} is not a yes/no value: use true or false.")
+    raise ValidationError("{value} is not a yes/no value: use true or false.", value=shown(value))
 
 
 def _int_range(low: int, high: int) -> Callable[[Any], int]:
@@ -41,9 +41,11 @@ def _int_range(low: int, high: int) -> Callable[[Any], int]:
         try:
             number = int(str(value).strip())
         except ValueError:
-            raise ValidationError(f"{shown(value)} is not a whole number.") from None
+            raise ValidationError("{value} is not a whole number.", value=shown(value)) from None
         if not low <= number <= high:
-            raise ValidationError(f"{number} is out of range: use {low} to {high}.")
+            raise ValidationError(
+                "{number} is out of range: use {low} to {high}.", number=number, low=low, high=high,
+            )
         return number
 
     return parse
@@ -54,9 +56,11 @@ def _float_range(low: float, high: float) -> Callable[[Any], float]:
         try:
             number = float(str(value).strip())
         except ValueError:
-            raise ValidationError(f"{shown(value)} is not a number.") from None
+            raise ValidationError("{value} is not a number.", value=shown(value)) from None
         if not low <= number <= high:
-            raise ValidationError(f"{number} is out of range: use {low} to {high}.")
+            raise ValidationError(
+                "{number} is out of range: use {low} to {high}.", number=number, low=low, high=high,
+            )
         return number
 
     return parse
@@ -67,7 +71,9 @@ def _kinds(value: Any) -> list[str]:
     kinds = [str(k).strip().lower() for k in items if str(k).strip()]
     for kind in kinds:
         if kind not in KINDS:
-            raise ValidationError(f"Unknown kind {shown(kind)}: use any of {', '.join(KINDS)}.")
+            raise ValidationError(
+                "Unknown kind {kind}: use any of {choices}.", kind=shown(kind), choices=', '.join(KINDS),
+            )
     return [k for k in KINDS if k in kinds]
 
 
@@ -84,7 +90,9 @@ def _path_list(value: Any) -> list[str]:
 def _url(value: Any) -> str:
     text = str(value).strip()
     if not re.match(r"^https?://[^\s/]+", text):
-        raise ValidationError(f"{text!r} is not an http:// or https:// URL (e.g. http://127.0.0.1:11434/v1).")
+        raise ValidationError(
+            "{text!r} is not an http:// or https:// URL (e.g. http://127.0.0.1:11434/v1).", text=text,
+        )
     return text.rstrip("/")
 
 
@@ -105,15 +113,19 @@ def _workspace_map(value: Any) -> dict[str, str]:
                 continue
             prefix, sep, project = item.rpartition("=")
             if not sep:
-                raise ValidationError(f"{item.strip()!r} is not prefix=project (e.g. ~/src/shop-x=shop).")
+                raise ValidationError(
+                    "{item!r} is not prefix=project (e.g. ~/src/shop-x=shop).", item=item.strip(),
+                )
             pairs.append((prefix, project))
     mapping: dict[str, str] = {}
     for prefix, project in pairs:
         prefix, project = prefix.strip(), project.strip()
         if not prefix.startswith(("/", "~")) and not (len(prefix) > 2 and prefix[1] == ":"):
-            raise ValidationError(f"Folder {prefix!r} must be an absolute path (or start with ~).")
+            raise ValidationError(
+                "Folder {prefix!r} must be an absolute path (or start with ~).", prefix=prefix,
+            )
         if not project or "\n" in project:
-            raise ValidationError(f"Folder {prefix} needs a project name after '='.")
+            raise ValidationError("Folder {prefix} needs a project name after '='.", prefix=prefix)
         validate_namespace(f"workspace:{project}")
         mapping[prefix] = project
     return mapping
@@ -123,7 +135,9 @@ def _choice(*choices: str) -> Callable[[Any], str]:
     def parse(value: Any) -> str:
         text = str(value).strip()
         if text not in choices:
-            raise ValidationError(f"{shown(text)} is not allowed: use one of {', '.join(choices)}.")
+            raise ValidationError(
+                "{text} is not allowed: use one of {choices}.", text=shown(text), choices=', '.join(choices),
+            )
         return text
 
     return parse
@@ -132,7 +146,7 @@ def _choice(*choices: str) -> Callable[[Any], str]:
 def _persona(value: Any) -> str:
     text = str(value).strip()
     if not text or ":" in text or any(ch.isspace() for ch in text):
-        raise ValidationError(f"Persona name {shown(value)} must be one word without ':'.")
+        raise ValidationError("Persona name {value} must be one word without ':'.", value=shown(value))
     return text
 
 
@@ -210,5 +224,5 @@ SETTINGS: dict[str, Setting] = {
 def parse_setting(key: str, value: Any) -> Any:
     setting = SETTINGS.get(key)
     if setting is None:
-        raise ValidationError(f"Unknown setting {shown(key)}: see `madohub-memory settings list`.")
+        raise ValidationError("Unknown setting {key}: see `madohub-memory settings list`.", key=shown(key))
     return setting.parse(value)

@@ -55,7 +55,8 @@ def validate_content(text: str | None) -> str:
         raise ValidationError("Content is empty: write the memory as one standalone statement.")
     if len(cleaned) > MAX_CONTENT_CHARS:
         raise ValidationError(
-            f"Content has {len(cleaned):,} characters, more than the limit of {MAX_CONTENT_CHARS:,}."
+            "Content has {length:,} characters, more than the limit of {limit:,}.",
+            length=len(cleaned), limit=MAX_CONTENT_CHARS,
         )
     return cleaned
 

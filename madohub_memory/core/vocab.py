@@ -29,19 +29,26 @@ def validate_kind(kind: str) -> str:
     """Return ``kind`` normalised to lower case, or raise with the list of allowed kinds."""
     value = (kind or "").strip().lower()
     if value not in KINDS:
-        raise ValidationError(f"Unknown kind {shown(kind)}: use one of {', '.join(KINDS)}.")
+        raise ValidationError(
+            "Unknown kind {kind}: use one of {choices}.", kind=shown(kind), choices=', '.join(KINDS),
+        )
     return value
 
 
 def validate_source(source: str) -> str:
     if source not in SOURCES:
-        raise ValidationError(f"Unknown source {shown(source)}: use one of {', '.join(SOURCES)}.")
+        raise ValidationError(
+            "Unknown source {source}: use one of {choices}.",
+            source=shown(source), choices=', '.join(SOURCES),
+        )
     return source
 
 
 def validate_actor(actor: str) -> str:
     if actor not in ACTORS:
-        raise ValidationError(f"Unknown actor {shown(actor)}: use one of {', '.join(ACTORS)}.")
+        raise ValidationError(
+            "Unknown actor {actor}: use one of {choices}.", actor=shown(actor), choices=', '.join(ACTORS),
+        )
     return actor
 
 
@@ -57,7 +64,8 @@ def validate_namespace(namespace: str | None, persona: str = DEFAULT_PERSONA) ->
     match = _NAMESPACE_RE.match(value)
     if not match or "\n" in value:
         raise ValidationError(
-            f"Malformed namespace {shown(namespace)}: use persona:<name> or workspace:<project>."
+            "Malformed namespace {namespace}: use persona:<name> or workspace:<project>.",
+            namespace=shown(namespace),
         )
     return value
 
@@ -66,14 +74,20 @@ def validate_confidence(confidence: float) -> float:
     try:
         value = float(confidence)
     except (TypeError, ValueError):
-        raise ValidationError(f"Confidence {shown(confidence)} is not a number between 0 and 1.") from None
+        raise ValidationError(
+            "Confidence {confidence} is not a number between 0 and 1.", confidence=shown(confidence),
+        ) from None
     if not 0.0 <= value <= 1.0:
-        raise ValidationError(f"Confidence {shown(confidence)} must be between 0 and 1.")
+        raise ValidationError(
+            "Confidence {confidence} must be between 0 and 1.", confidence=shown(confidence),
+        )
     return value
 
 
 def validate_flags(flags: list[str] | tuple[str, ...] | set[str]) -> tuple[str, ...]:
     unknown = sorted(set(flags) - set(FLAGS))
     if unknown:
-        raise ValidationError(f"Unknown flag {shown(unknown[0])}: use one of {', '.join(FLAGS)}.")
+        raise ValidationError(
+            "Unknown flag {flag}: use one of {choices}.", flag=shown(unknown[0]), choices=', '.join(FLAGS),
+        )
     return tuple(f for f in FLAGS if f in flags)

@@ -64,7 +64,10 @@ def normalise_options(options: Iterable[str]) -> tuple[list[str], str | None]:
         if not label:
             raise ValidationError("An option label is empty: give every option a name.")
         if len(label) > MAX_LABEL:
-            raise ValidationError(f"Option {label[:40]!r}... is longer than {MAX_LABEL} characters.")
+            raise ValidationError(
+                "Option {label!r}... is longer than {limit} characters.",
+                label=label[:40], limit=MAX_LABEL,
+            )
         if marked and default is None:
             default = label
         if fold(label) not in seen:
@@ -73,7 +76,7 @@ def normalise_options(options: Iterable[str]) -> tuple[list[str], str | None]:
     if len(labels) < 2:
         raise ValidationError("A decision needs at least two different options.")
     if len(labels) > MAX_OPTIONS:
-        raise ValidationError(f"A decision may offer at most {MAX_OPTIONS} options.")
+        raise ValidationError("A decision may offer at most {limit} options.", limit=MAX_OPTIONS)
     return labels, default
 
 
@@ -82,7 +85,9 @@ def normalise_question(question: str) -> str:
     if not text:
         raise ValidationError("The question is empty: say what was asked.")
     if len(text) > MAX_QUESTION:
-        raise ValidationError(f"The question is longer than {MAX_QUESTION} characters.")
+        raise ValidationError(
+            "The question is longer than {limit} characters.", limit=MAX_QUESTION,
+        )
     return text
 
 

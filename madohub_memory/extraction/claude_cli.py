@@ -73,8 +73,8 @@ class ClaudeCodeExtractor(ModelExtractor):
         program = shutil.which(os.path.expanduser(self.executable))
         if program is None:
             raise ExtractionPostponed(
-                f"Claude Code was not found ({self.executable!r}): install it, or set extraction.claude.executable "
-                "to its full path."
+                "Claude Code was not found ({executable!r}): install it, or set "
+                "extraction.claude.executable to its full path.", executable=self.executable,
             )
         env = {**os.environ, HOOK_DISABLE_ENV: "1"}
         process = subprocess.Popen(
@@ -96,8 +96,8 @@ class ClaudeCodeExtractor(ModelExtractor):
             option = _UNKNOWN_OPTION.search(err)
             if option:
                 raise ExtractionPostponed(
-                    f"Claude Code at {program} is too old for headless extraction (it does not know "
-                    f"{option.group(1)}): run `claude update`."
+                    "Claude Code at {program} is too old for headless extraction (it does not know {option}): "
+                    "run `claude update`.", program=program, option=option.group(1),
                 )
             if _LOGIN.search(err + out):
                 raise ExtractionPostponed("Claude Code is not logged in: run `claude` once and log in.")

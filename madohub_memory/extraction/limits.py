@@ -102,7 +102,8 @@ def with_retries(
             if wait is not None and wait > policy.max_retry_after:
                 on_long_wait(wait, last)
                 raise ExtractionPostponed(
-                    f"{what} asked to wait {round(wait)} s ({last}); extraction resumes after that."
+                    "{what} asked to wait {seconds} s ({last}); extraction resumes after that.",
+                    what=what, seconds=round(wait), last=last,
                 ) from None
             if number == policy.retries:
                 break
@@ -111,5 +112,7 @@ def with_retries(
             sleep(max(0.0, wait))
     tries = policy.retries + 1
     raise ExtractionPostponed(
-        f"{what} failed {tries} time{'s' if tries != 1 else ''} ({last}); the turns stay pending."
+        "{what} failed {tries} times ({last}); the turns stay pending." if tries != 1
+        else "{what} failed {tries} time ({last}); the turns stay pending.",
+        what=what, tries=tries, last=last,
     )

@@ -105,7 +105,9 @@ class LLMExtractor(ModelExtractor):
             raise RetryableError(f"HTTP {status}", retry_after_seconds(response.headers.get("Retry-After")))
         if status >= 400:
             advice = _ADVICE.get(status, "the endpoint refused the request")
-            raise ExtractionPostponed(f"{self.where} answered HTTP {status}: {advice}.")
+            raise ExtractionPostponed(
+                "{where} answered HTTP {status}: {advice}.", where=self.where, status=status, advice=advice,
+            )
         try:
             body = response.json()
             content = body["choices"][0]["message"]["content"]

@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             if not wait_until(app, lambda: window.ready or worker.open_error is not None):
                 raise UserError("The dashboard did not finish loading within 20 seconds; no screenshot taken.")
             if worker.open_error is not None:
-                raise UserError(worker.open_error)
+                raise worker.open_error
             # the nearest approved memory loads the embedding model once: show it when it comes
             wait_until(app, lambda: window.pending.nearest_settled, timeout=30)
             for _ in range(5):
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
             target = Path(args.screenshot)
             target.parent.mkdir(parents=True, exist_ok=True)
             if not window.grab().save(str(target)):
-                raise UserError(f"Cannot write the screenshot {target}.")
+                raise UserError("Cannot write the screenshot {target}.", target=target)
             print(str(target))
             return 0
         worker.start_polling()

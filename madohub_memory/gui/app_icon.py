@@ -27,7 +27,7 @@ def render_png(svg: Path, size: int, target: Path) -> Path:
     _ensure_app()
     renderer = QSvgRenderer(str(svg))
     if not renderer.isValid():
-        raise UserError(f"The icon {svg} cannot be read as SVG; reinstall MadoHub Memory.")
+        raise UserError("The icon {svg} cannot be read as SVG; reinstall MadoHub Memory.", svg=svg)
     image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
@@ -36,5 +36,5 @@ def render_png(svg: Path, size: int, target: Path) -> Path:
     painter.end()
     target.parent.mkdir(parents=True, exist_ok=True)
     if not image.save(str(target), "PNG"):
-        raise UserError(f"Cannot write the icon {target}.")
+        raise UserError("Cannot write the icon {target}.", target=target)
     return target

@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
 from madohub_memory.core.errors import UserError
 from madohub_memory.core.text import validate_content
 from madohub_memory.core.vocab import KINDS, validate_namespace
-from madohub_memory.gui.error_text import localize_error
 from madohub_memory.gui.i18n import (
     age_label,
     ago_label,
+    error_text,
     flag_label,
     kind_label,
     namespace_label,
@@ -349,12 +349,12 @@ class DetailPane(QWidget):
             try:
                 validate_content(edits["content"])
             except UserError as exc:
-                return self.editor, localize_error(str(exc))
+                return self.editor, error_text(exc)
         if "namespace" in edits:
             try:
                 validate_namespace(edits["namespace"])
             except UserError as exc:
-                return self.namespace, localize_error(str(exc))
+                return self.namespace, error_text(exc)
         return None
 
     def point_at(self, widget: QWidget, message: str) -> None:

@@ -14,6 +14,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 from PySide6.QtGui import QIcon
 
+from madohub_memory.core.errors import UserError, render
+from madohub_memory.core.vocab import CANDIDATE_STATUSES, MEMORY_STATUSES
 from madohub_memory.services.demo import resources_dir
 
 LANGUAGES = ("en", "zh_CN")
@@ -186,3 +188,33 @@ def ago_label(iso: str | None, now: datetime | None = None) -> str:
     if not iso or age in (QCoreApplication.translate("Vocab", "just now"), iso):
         return age
     return QCoreApplication.translate("Vocab", "%1 ago").replace("%1", age)
+
+
+# Arguments of an error sentence that hold status words ("Candidate 3 is rejected, not
+# pending or approved."): shown in the interface language too.
+_STATUS_ARGUMENTS = ("status", "expected")
+_STATUS_WORDS = frozenset(CANDIDATE_STATUSES + MEMORY_STATUSES)
+
+
+def _status_words(value: object) -> object:
+    words = value.split(" or ") if isinstance(value, str) else []
+    if not words or not all(w in _STATUS_WORDS for w in words):
+        return value
+    return QCoreApplication.translate("Errors", " or ").join(
+        QCoreApplication.translate("Errors", w) for w in words)
+
+
+def error_text(error: BaseException | str) -> str:
+    """A service error in the interface language: its template looked up in the ``Errors``
+    context and filled with its values. A sentence without a translation (or a plain
+    string) is shown as it is, in English, so nothing is ever hidden."""
+    if not isinstance(error, UserError):
+        return str(error)
+    translated = QCoreApplication.translate("Errors", error.template)
+    if not translated or translated == error.template:
+        return str(error)
+    values = {k: _status_words(v) if k in _STATUS_ARGUMENTS else v for k, v in error.arguments.items()}
+    try:
+        return render(translated, values)
+    except (KeyError, IndexError, ValueError):  # a translation naming a value the error lacks
+        return str(error)

@@ -20,12 +20,11 @@ undo stack (:class:`~madohub_memory.gui.undo_stack.UndoStack`) lives here beside
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import queue
-import sys
 import threading
 import time
-import traceback
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,12 +35,13 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.core.errors import UserError
-from madohub_memory.gui.error_text import localize_error
+from madohub_memory.gui.i18n import error_text
 from madohub_memory.gui.undo_stack import UndoStack
 from madohub_memory.services.changes import OpChanges
 
 POLL_MS = 600
 _DEBUG = bool(os.environ.get("MADOHUB_GUI_DEBUG"))
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -100,7 +100,7 @@ class DbWorker(QObject):
         self._last_callback: Any = None
         self._stopped = False
         self._closing = False
-        self.open_error: str | None = None
+        self.open_error: UserError | None = None
         self._jobs: list[threading.Thread] = []
         self._thread.start()
 
@@ -115,11 +115,11 @@ class DbWorker(QObject):
 
     def _run(self) -> None:
         ctx: WorkerContext | None = None
-        open_error: str | None = None
+        open_error: UserError | None = None
         try:
             ctx = self._open()
         except UserError as exc:
-            open_error = str(exc)
+            open_error = exc
             self.open_error = open_error
             self._post(0, False, open_error, OpChanges())
         while True:
@@ -128,7 +128,7 @@ class DbWorker(QObject):
                 break
             token, fn, _write = item
             if ctx is None:
-                self._post(token, False, open_error or "The database could not be opened.", OpChanges())
+                self._post(token, False, open_error or UserError("The database could not be opened."), OpChanges())
                 continue
             self._post(token, *self._call(ctx, fn))
         if ctx is not None:
@@ -140,11 +140,11 @@ class DbWorker(QObject):
             value = fn(ctx)
         except UserError as exc:
             ctx.svc.changelog.take_changes()  # rolled back: nothing changed
-            return False, str(exc), OpChanges()
-        except Exception as exc:  # a bug: keep the traceback on stderr, show one sentence
-            traceback.print_exc(file=sys.stderr)
+            return False, exc, OpChanges()
+        except Exception as exc:  # a bug: the traceback goes to the log, the user reads one sentence
+            log.exception("a dashboard operation failed")
             ctx.svc.changelog.take_changes()
-            return False, f"Unexpected error: {type(exc).__name__}: {exc}", OpChanges()
+            return False, UserError("Unexpected error: {error}", error=f"{type(exc).__name__}: {exc}"), OpChanges()
         return True, value, ctx.svc.changelog.take_changes()
 
     def _post(self, token: int, ok: bool, value: Any, changes: OpChanges) -> None:
@@ -186,8 +186,7 @@ class DbWorker(QObject):
         started = time.perf_counter()
         self._deliver(token, ok, value, changes)
         if _DEBUG and time.perf_counter() - started > 0.01:
-            print(f"slow GUI callback {(time.perf_counter() - started) * 1000:.0f} ms:",
-                  self._last_callback, file=sys.stderr)
+            log.warning("slow GUI callback %.0f ms: %s", (time.perf_counter() - started) * 1000, self._last_callback)
 
     def _deliver(self, token: int, ok: bool, value: Any, changes: OpChanges) -> None:
         pending = self._callbacks.pop(token, None) or _Pending(None, None, False, None, OpChanges())
@@ -201,9 +200,9 @@ class DbWorker(QObject):
                 if pending.success is not None:
                     pending.success(value)
             elif pending.failure is not None:
-                pending.failure(localize_error(str(value)))
+                pending.failure(error_text(value))
             else:
-                self.error.emit(localize_error(str(value)))
+                self.error.emit(error_text(value))
         except RuntimeError as exc:  # the widget that asked was closed meanwhile
             if "already deleted" not in str(exc):
                 raise
@@ -231,7 +230,7 @@ class DbWorker(QObject):
             try:
                 ctx = self._open()
             except UserError as exc:
-                self._post(token, False, str(exc), OpChanges())
+                self._post(token, False, exc, OpChanges())
                 return
             try:
                 self._post(token, *self._call(ctx, fn))
@@ -272,9 +271,9 @@ class DbWorker(QObject):
         self._polling = False
         if replaced and not self._replaced_reported:
             self._replaced_reported = True
-            self.error.emit(localize_error(
-                f"The database file {self.db_path} was deleted or replaced while it was open; nothing was"
-                " written. Restart MadoHub Memory to open the file that is there now."))
+            self.error.emit(error_text(UserError(
+                "The database file {path} was deleted or replaced while it was open; nothing was written. "
+                "Restart MadoHub Memory to open the file that is there now.", path=self.db_path)))
         changed = self._last_version is not None and version != self._last_version
         self._last_version = int(version)
         if changed:

@@ -31,7 +31,9 @@ def validate_format(name: str) -> str:
     aliases = {"claude": "claude-code", "claudecode": "claude-code", "lme": "longmemeval"}
     value = aliases.get(value, value)
     if value not in FORMATS:
-        raise UserError(f"Unknown format {name!r}: use one of {', '.join(FORMATS)}.")
+        raise UserError(
+            "Unknown format {name!r}: use one of {choices}.", name=name, choices=', '.join(FORMATS),
+        )
     return value
 
 
@@ -85,17 +87,17 @@ def _load_json(path: str) -> Any:
             text = handle.read()
         data = json.loads(text)
     except UnicodeDecodeError as exc:
-        raise UserError(f"not valid UTF-8 (byte {exc.start})") from None
+        raise UserError("not valid UTF-8 (byte {start})", start=exc.start) from None
     except json.JSONDecodeError as exc:
-        raise UserError(f"not valid JSON at line {exc.lineno} ({exc.msg})") from None
+        raise UserError("not valid JSON at line {lineno} ({msg})", lineno=exc.lineno, msg=exc.msg) from None
     except RecursionError:
-        raise UserError(f"JSON nested more than {MAX_DEPTH} levels deep") from None
+        raise UserError("JSON nested more than {depth} levels deep", depth=MAX_DEPTH) from None
     if not needs_walk(text):
         return data
     try:
         return clean_document(data)
     except ValueError as exc:
-        raise UserError(f"JSON {exc}") from None
+        raise UserError("JSON {reason}", reason=exc) from None
 
 
 def detect_format(path: str) -> str:
@@ -153,5 +155,5 @@ def read_file(
     checks = {"chatgpt": chatgpt.looks_like_chatgpt, "locomo": benchmarks.looks_like_locomo,
               "longmemeval": benchmarks.looks_like_longmemeval}
     if not checks[fmt](_usable(data)):
-        raise UserError(f"is not a {fmt} file")
+        raise UserError("is not a {fmt} file", fmt=fmt)
     return parse(path, data)

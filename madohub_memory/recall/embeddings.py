@@ -100,7 +100,10 @@ _lock = threading.Lock()
 def get_embedder(name: str = DEFAULT_MODEL) -> Embedder:
     """The shared embedder for ``name`` (created on first use; thread-safe)."""
     if name not in _FACTORIES:
-        raise ValidationError(f"Unknown embedding model {name!r}: use one of {', '.join(MODEL_NAMES)}.")
+        raise ValidationError(
+            "Unknown embedding model {name!r}: use one of {choices}.",
+            name=name, choices=', '.join(MODEL_NAMES),
+        )
     with _lock:
         if name not in _cache:
             _cache[name] = _FACTORIES[name]()

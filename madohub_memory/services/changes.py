@@ -188,9 +188,18 @@ class ChangeLog:
                 continue
             changed = [key for key, value in after.items() if key not in _VOLATILE and current.get(key) != value]
             if changed:
-                label = "Candidate" if entity == "candidate" else "Memory"
-                status = f" (it is now {current['status']})" if "status" in changed else ""
-                raise ConflictError(f"Cannot undo: {label} {entity_id} has changed since{status}.")
+                status = current["status"] if "status" in changed else None
+                if entity == "candidate":
+                    raise ConflictError(
+                        "Cannot undo: Candidate {entity_id} has changed since (it is now {status})." if status
+                        else "Cannot undo: Candidate {entity_id} has changed since.",
+                        entity_id=entity_id, status=status,
+                    )
+                raise ConflictError(
+                    "Cannot undo: Memory {entity_id} has changed since (it is now {status})." if status
+                    else "Cannot undo: Memory {entity_id} has changed since.",
+                    entity_id=entity_id, status=status,
+                )
 
     def _revert(self, row: dict[str, Any], undo_batch: str) -> None:
         store = self.svc.store

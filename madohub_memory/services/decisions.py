@@ -46,14 +46,18 @@ def clean_context(context: Mapping[str, Any] | None) -> dict[str, Any]:
     if not isinstance(context, Mapping):
         raise ValidationError("Context must be a set of key=value pairs.")
     if len(context) > MAX_CONTEXT_KEYS:
-        raise ValidationError(f"Context may have at most {MAX_CONTEXT_KEYS} keys.")
+        raise ValidationError(
+            "Context may have at most {limit} keys.", limit=MAX_CONTEXT_KEYS,
+        )
     cleaned: dict[str, Any] = {}
     for key, value in context.items():
         name = str(key).strip()
         if not name or len(name) > 64:
-            raise ValidationError(f"Context key {key!r} must be 1 to 64 characters.")
+            raise ValidationError("Context key {key!r} must be 1 to 64 characters.", key=key)
         if value is not None and not isinstance(value, (str, int, float, bool)):
-            raise ValidationError(f"Context value for {name!r} must be text, a number or true/false.")
+            raise ValidationError(
+                "Context value for {name!r} must be text, a number or true/false.", name=name,
+            )
         cleaned[name] = value.strip() if isinstance(value, str) else value
     return cleaned
 
@@ -124,7 +128,8 @@ class DecisionService:
                 raise ValidationError("The choice is empty: say which option was picked.")
             if not allow_other:
                 raise ValidationError(
-                    f"Choice {chosen!r} is not one of the options: {', '.join(offered)}."
+                    "Choice {chosen!r} is not one of the options: {choices}.",
+                    chosen=chosen, choices=', '.join(offered),
                 )
             if len(chosen) > labels.MAX_LABEL:
                 chosen = chosen[: labels.MAX_LABEL]
@@ -163,7 +168,7 @@ class DecisionService:
         """Record every answered ``AskUserQuestion`` in a Claude Code file; returns how many are new."""
         file = Path(path)
         if not file.is_file():
-            raise NotFoundError(f"Transcript {file} does not exist.")
+            raise NotFoundError("Transcript {file} does not exist.", file=file)
         from madohub_memory.services.workspaces import resolver
 
         with file.open(encoding="utf-8", errors="replace") as handle:

@@ -27,7 +27,7 @@ _TIME_KEYS = {"created_at", "updated_at", "seen_at", "started_at", "last_hit_at"
 def demo_file() -> Path:
     path = resources_dir() / "demo" / "demo.jsonl"
     if not path.is_file():
-        raise UserError(f"The bundled demo data is missing ({path}); reinstall MadoHub Memory.")
+        raise UserError("The bundled demo data is missing ({path}); reinstall MadoHub Memory.", path=path)
     return path
 
 

@@ -48,16 +48,20 @@ class StoreBudget:
         if usage["paused_until"] and parse_iso(usage["paused_until"]) > now:
             local = parse_iso(usage["paused_until"]).astimezone().strftime("%H:%M")
             raise ExtractionPostponed(
-                f"Model extraction is paused until {local} ({usage['pause_reason'] or 'rate limit'}).")
+                "Model extraction is paused until {local} ({reason}).",
+                local=local, reason=usage['pause_reason'] or 'rate limit',
+            )
         max_calls = int(self.svc.settings.get("extraction.llm.daily_calls"))
         max_tokens = int(self.svc.settings.get("extraction.llm.daily_tokens"))
         allowed, usage = llm_usage.take_call(self.svc.store, self._day(), max_calls, max_tokens,
                                              estimated_tokens, to_iso(now))
         if not allowed:
             raise ExtractionPostponed(
-                f"Today's model extraction budget is used up ({usage['calls']} of {max_calls or 'unlimited'} calls, "
-                f"{usage['tokens']:,} of {max_tokens or 'unlimited'} tokens); the turns stay pending until "
-                "tomorrow or until you raise extraction.llm.daily_calls / extraction.llm.daily_tokens."
+                "Today's model extraction budget is used up ({calls} of {max_calls} calls, {tokens:,} of {max_tokens} "
+                "tokens); the turns stay pending until tomorrow or until you raise "
+                "extraction.llm.daily_calls / extraction.llm.daily_tokens.",
+                calls=usage['calls'], max_calls=max_calls or 'unlimited',
+                tokens=usage['tokens'], max_tokens=max_tokens or 'unlimited',
             )
 
     def after_call(self, tokens: int) -> None:

@@ -61,14 +61,14 @@ def _tail_hash(path: str, end: int) -> str:
     return f"{start}:{hashlib.sha1(data).hexdigest()}"
 
 
-def regular_file_error(path: str) -> str | None:
+def regular_file_error(path: str) -> UserError | None:
     """Why ``path`` must not be opened (a pipe or a device would block or never end)."""
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
-        return exc.strerror or str(exc)
+        return UserError("{reason}", reason=exc.strerror or exc)
     if not stat.S_ISREG(mode):
-        return "not a regular file (a pipe, a device or a socket); skipped"
+        return UserError("not a regular file (a pipe, a device or a socket); skipped")
     return None
 
 
@@ -183,8 +183,8 @@ class IngestService:
         report: dict[str, Any] = {"path": path, "format": None, "error": None}
         try:
             problem = regular_file_error(path)
-            if problem:
-                raise UserError(problem)
+            if problem is not None:
+                raise problem
             file_fmt = detect_format(path) if fmt == "auto" else fmt
             report["format"] = file_fmt
             result, known_before, resumed = self._read(path, file_fmt)

@@ -27,7 +27,9 @@ class JobsService:
         from madohub_memory.workers.jobs import JOBS
 
         if name not in JOBS:
-            raise NotFoundError(f"No job named {name!r}: use one of {', '.join(JOBS)}.")
+            raise NotFoundError(
+                "No job named {name!r}: use one of {choices}.", name=name, choices=', '.join(JOBS),
+            )
         return JOBS[name]
 
     def names(self) -> list[str]:

@@ -22,19 +22,22 @@ class MemoryService:
     def get(self, memory_id: int) -> Memory:
         memory = memory_rows.get(self.svc.store, memory_id)
         if memory is None:
-            raise NotFoundError(f"No memory with id {memory_id}.")
+            raise NotFoundError("No memory with id {memory_id}.", memory_id=memory_id)
         return memory
 
     def list(self, namespace: str | None = None, status: str | None = "active") -> list[Memory]:
         namespace = validate_namespace(namespace) if namespace else None
         if status is not None and status not in MEMORY_STATUSES:
-            raise ValidationError(f"Unknown status {status!r}: use one of {', '.join(MEMORY_STATUSES)}.")
+            raise ValidationError(
+                "Unknown status {status!r}: use one of {choices}.",
+                status=status, choices=', '.join(MEMORY_STATUSES),
+            )
         return memory_rows.list_memories(self.svc.store, namespace=namespace, status=status)
 
     def _require(self, memory_id: int) -> dict[str, Any]:
         row = memory_rows.get_row(self.svc.store, memory_id)
         if row is None:
-            raise NotFoundError(f"No memory with id {memory_id}.")
+            raise NotFoundError("No memory with id {memory_id}.", memory_id=memory_id)
         return row
 
     def _change(self, memory_id: int, action: str, values: dict[str, Any], actor: str = "human") -> None:
@@ -67,7 +70,10 @@ class MemoryService:
 
     def set_status(self, memory_id: int, status: str, actor: str = "human") -> None:
         if status not in MEMORY_STATUSES:
-            raise ValidationError(f"Unknown status {status!r}: use one of {', '.join(MEMORY_STATUSES)}.")
+            raise ValidationError(
+                "Unknown status {status!r}: use one of {choices}.",
+                status=status, choices=', '.join(MEMORY_STATUSES),
+            )
         self._change(memory_id, status, {"status": status}, actor)
 
     def delete(self, memory_id: int) -> None:

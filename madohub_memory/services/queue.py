@@ -39,7 +39,7 @@ class MemoryFilter:
         if self.namespace:
             validate_namespace(self.namespace)
         if self.sort not in memory_list.MEMORY_SORTS:
-            raise ValidationError(f"Cannot sort by {self.sort!r}.")
+            raise ValidationError("Cannot sort by {sort!r}.", sort=self.sort)
         return self
 
 
@@ -57,15 +57,20 @@ class QueueFilter:
 
     def validated(self) -> QueueFilter:
         if self.kind and self.kind not in KINDS:
-            raise ValidationError(f"Unknown kind {self.kind!r}: use one of {', '.join(KINDS)}.")
+            raise ValidationError(
+                "Unknown kind {kind!r}: use one of {choices}.", kind=self.kind, choices=', '.join(KINDS),
+            )
         if self.source and self.source not in SOURCES:
-            raise ValidationError(f"Unknown source {self.source!r}: use one of {', '.join(SOURCES)}.")
+            raise ValidationError(
+                "Unknown source {source!r}: use one of {choices}.",
+                source=self.source, choices=', '.join(SOURCES),
+            )
         if self.namespace:
             validate_namespace(self.namespace)
         if not 0.0 <= self.min_confidence <= 1.0:
             raise ValidationError("Minimum confidence must be between 0 and 1.")
         if self.sort not in queue_rows.SORT_EXPRESSIONS:
-            raise ValidationError(f"Cannot sort by {self.sort!r}.")
+            raise ValidationError("Cannot sort by {sort!r}.", sort=self.sort)
         return self
 
 
@@ -116,7 +121,7 @@ class QueueService:
         """Everything the detail pane shows for one candidate."""
         row = candidate_rows.get_row(self.svc.store, candidate_id)
         if row is None:
-            raise NotFoundError(f"No candidate with id {candidate_id}.")
+            raise NotFoundError("No candidate with id {candidate_id}.", candidate_id=candidate_id)
         sightings = queue_rows.sightings_with_turns(self.svc.store, candidate_id)
         turn_ids: list[str] = []
         for s in sightings:

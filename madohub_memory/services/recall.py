@@ -64,7 +64,10 @@ class RecallService:
     def model_name(self) -> str:
         name = str(self.svc.settings.get("embedding.model") or DEFAULT_MODEL)
         if name not in MODEL_NAMES:
-            raise ValidationError(f"Unknown embedding model {name!r}: use one of {', '.join(MODEL_NAMES)}.")
+            raise ValidationError(
+                "Unknown embedding model {name!r}: use one of {choices}.",
+                name=name, choices=', '.join(MODEL_NAMES),
+            )
         return name
 
     def index(self) -> VectorIndex:
@@ -105,9 +108,9 @@ class RecallService:
         try:
             value = int(k)
         except (TypeError, ValueError):
-            raise ValidationError(f"k {k!r} is not a whole number.") from None
+            raise ValidationError("k {k!r} is not a whole number.", k=k) from None
         if value <= 0:
-            raise ValidationError(f"k must be at least 1 (got {value}).")
+            raise ValidationError("k must be at least 1 (got {value}).", value=value)
         return min(value, MAX_K)
 
     # -- search ---------------------------------------------------------------------
@@ -125,9 +128,11 @@ class RecallService:
     ) -> list[Hit]:
         """Ranked approved memories for ``query``; counts hits and logs the recall."""
         if mode not in MODES:
-            raise ValidationError(f"Unknown recall mode {mode!r}: use one of {', '.join(MODES)}.")
+            raise ValidationError(
+                "Unknown recall mode {mode!r}: use one of {choices}.", mode=mode, choices=', '.join(MODES),
+            )
         if not _SOURCE_RE.match(source or ""):
-            raise ValidationError(f"Recall source {source!r} must be a short lower-case word.")
+            raise ValidationError("Recall source {source!r} must be a short lower-case word.", source=source)
         text = self.clean_query(query)
         settings = self.svc.settings
         k = self.clamp_k(k, settings.get("recall.k"))

@@ -258,7 +258,7 @@ class ReviewService:
     def get(self, candidate_id: int) -> Candidate:
         candidate = candidate_rows.get(self.svc.store, candidate_id)
         if candidate is None:
-            raise NotFoundError(f"No candidate with id {candidate_id}.")
+            raise NotFoundError("No candidate with id {candidate_id}.", candidate_id=candidate_id)
         return candidate
 
     def pending(self, kind: str | None = None, namespace: str | None = None) -> list[Candidate]:
@@ -269,10 +269,11 @@ class ReviewService:
     def _require(self, candidate_id: int, *statuses: str) -> dict[str, Any]:
         row = candidate_rows.get_row(self.svc.store, candidate_id)
         if row is None:
-            raise NotFoundError(f"No candidate with id {candidate_id}.")
+            raise NotFoundError("No candidate with id {candidate_id}.", candidate_id=candidate_id)
         if statuses and row["status"] not in statuses:
             raise ConflictError(
-                f"Candidate {candidate_id} is {row['status']}, not {' or '.join(statuses)}."
+                "Candidate {candidate_id} is {status}, not {expected}.",
+                candidate_id=candidate_id, status=row["status"], expected=" or ".join(statuses),
             )
         return row
 
@@ -355,7 +356,9 @@ class ReviewService:
             twin = candidate_rows.pending_twin(self.svc.store, row)
             if twin is not None:
                 raise ConflictError(
-                    f"Candidate {candidate_id} is the same as pending candidate {twin}: review that one instead.")
+                    "Candidate {candidate_id} is the same as pending candidate {twin}: review that one "
+                    "instead.", candidate_id=candidate_id, twin=twin,
+                )
             self._set_status(candidate_id, "pending", "restore", actor, "archived", "rejected")
 
     def edit(

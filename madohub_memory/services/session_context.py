@@ -87,7 +87,7 @@ class SessionContextService:
             text = str(workspace).strip()
             value = validate_namespace(text if ":" in text else f"workspace:{text}")
             if not value.startswith("workspace:"):
-                raise ValidationError(f"{value!r} is not a workspace: give workspace:<project>.")
+                raise ValidationError("{value!r} is not a workspace: give workspace:<project>.", value=value)
             return value
         if cwd is not None and str(cwd).strip():
             from madohub_memory.services.workspaces import project_for
@@ -114,7 +114,7 @@ class SessionContextService:
             language = "zh" if str(settings.get("ui.language")).startswith("zh") else "en"
         budget = int(budget_tokens if budget_tokens is not None else settings.get("recall.session_budget_tokens"))
         if budget < 50:
-            raise ValidationError(f"The token budget must be at least 50 (got {budget}).")
+            raise ValidationError("The token budget must be at least 50 (got {budget}).", budget=budget)
         lab = LABELS["zh" if language.startswith("zh") else "en"]
         ws = self.workspace_for(workspace, cwd)
         persona = f"persona:{settings.get('persona')}"

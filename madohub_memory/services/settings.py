@@ -20,7 +20,7 @@ class SettingsService:
 
     def get(self, key: str) -> Any:
         if key not in SETTINGS:
-            raise ValidationError(f"Unknown setting {key!r}: see `madohub-memory settings list`.")
+            raise ValidationError("Unknown setting {key!r}: see `madohub-memory settings list`.", key=key)
         value = setting_rows.get_raw(self.svc.store, key)
         return SETTINGS[key].default if value is None else value
 
@@ -31,8 +31,9 @@ class SettingsService:
         parsed = parse_setting(key, value)
         if find_secrets(json.dumps(parsed, ensure_ascii=False)):
             raise ValidationError(
-                f"Setting {key} would store a secret in plain text: keep keys and passwords in the"
-                " environment (the LLM key is read from the variable named by extraction.llm.api_key_env)."
+                "Setting {key} would store a secret in plain text: keep keys and passwords in the "
+                "environment (the LLM key is read from the variable named by extraction.llm.api_key_env).",
+                key=key,
             )
         changes = self.svc.changelog
         with changes.batch():

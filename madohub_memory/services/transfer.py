@@ -96,8 +96,12 @@ class TransferService:
                     store.execute("COMMIT")
         except OSError as exc:
             if exc.errno == errno.ENOSPC:
-                raise UserError(f"The disk holding {target} is full: free some space and export again.") from None
-            raise UserError(f"Cannot write {target}: {exc.strerror or exc}.") from None
+                raise UserError(
+                    "The disk holding {target} is full: free some space and export again.", target=target,
+                ) from None
+            raise UserError(
+                "Cannot write {target}: {reason}.", target=target, reason=exc.strerror or exc,
+            ) from None
         return counts
 
     def import_file(self, path: str | Path) -> dict[str, int]:
@@ -105,7 +109,9 @@ class TransferService:
         try:
             data = source.read_bytes()
         except OSError as exc:
-            raise UserError(f"Cannot read {source}: {exc.strerror or exc}.") from None
+            raise UserError(
+                "Cannot read {source}: {reason}.", source=source, reason=exc.strerror or exc,
+            ) from None
         store = self.svc.store
         tables = set(raw.existing_tables(store))
         columns = {t: set(raw.columns(store, t)) for t in tables}
@@ -116,29 +122,48 @@ class TransferService:
             try:
                 obj = json.loads(line.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-                raise ImportFileError(f"Line {number} of {source} is not valid JSON; nothing was imported.", number) from None
+                raise ImportFileError(
+                    "Line {line} of {source} is not valid JSON; nothing was imported.",
+                    line=number, source=source,
+                ) from None
             if number == 1:
                 if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-                    raise ImportFileError(f"{source} is not a MadoHub Memory export (line 1 has no export header); nothing was imported.", 1)
+                    raise ImportFileError(
+                        "{source} is not a MadoHub Memory export (line 1 has no export header); nothing was "
+                        "imported.", line=1, source=source,
+                    )
                 if obj.get("version") != VERSION:
-                    raise ImportFileError(f"{source} is export version {obj.get('version')!r}, this program reads version {VERSION}; nothing was imported.", 1)
+                    raise ImportFileError(
+                        "{source} is export version {version!r}, this program reads version {expected}; nothing "
+                        "was imported.", line=1, source=source, version=obj.get('version'), expected=VERSION,
+                    )
                 continue
             if not isinstance(obj, dict) or not isinstance(obj.get("row"), dict):
-                raise ImportFileError(f"Line {number} of {source} is not a table row; nothing was imported.", number)
+                raise ImportFileError(
+                    "Line {line} of {source} is not a table row; nothing was imported.",
+                    line=number, source=source,
+                )
             table = obj.get("table")
             if not isinstance(table, str) or table not in tables:
-                raise ImportFileError(f"Line {number} of {source} names an unknown table {shown(table)}; nothing was imported.", number)
+                raise ImportFileError(
+                    "Line {line} of {source} names an unknown table {table}; nothing was imported.",
+                    line=number, source=source, table=shown(table),
+                )
             bad = next((k for k, v in obj["row"].items() if not _storable(v)), None)
             if bad is not None:
                 raise ImportFileError(
-                    f"Line {number} of {source} has a value of field {shown(bad)} that cannot be stored"
-                    " (not text, a number or null); nothing was imported.", number)
+                    "Line {line} of {source} has a value of field {bad} that cannot be stored (not text, a "
+                    "number or null); nothing was imported.", line=number, source=source, bad=shown(bad),
+                )
             unknown = set(obj["row"]) - columns[table]
             if unknown:
-                raise ImportFileError(f"Line {number} of {source} has an unknown field {sorted(unknown)[0]!r} for {table}; nothing was imported.", number)
+                raise ImportFileError(
+                    "Line {line} of {source} has an unknown field {field!r} for {table}; nothing was imported.",
+                    line=number, source=source, field=sorted(unknown)[0], table=table,
+                )
             records.append((number, table, obj["row"]))
         if not data.strip():
-            raise ImportFileError(f"{source} is empty; nothing was imported.", None)
+            raise ImportFileError("{source} is empty; nothing was imported.", source=source)
         counts: dict[str, int] = {}
         warm_keyword_index(*(row.get("content") for _, table, row in records[:200] if table == "memories"))
         with store.transaction():
@@ -147,10 +172,13 @@ class TransferService:
                     raw.insert_row(store, table, row)
                 except raw.IntegrityError as exc:
                     raise ImportFileError(
-                        f"Line {number} of {source} conflicts with stored data or breaks a rule ({exc}); nothing was imported.",
-                        number,
+                        "Line {line} of {source} conflicts with stored data or breaks a rule ({reason}); "
+                        "nothing was imported.", line=number, source=source, reason=exc,
                     ) from None
                 except raw.DatabaseError as exc:
-                    raise ImportFileError(f"Line {number} of {source} cannot be stored ({exc}); nothing was imported.", number) from None
+                    raise ImportFileError(
+                        "Line {line} of {source} cannot be stored ({reason}); nothing was imported.",
+                        line=number, source=source, reason=exc,
+                    ) from None
                 counts[table] = counts.get(table, 0) + 1
         return counts

@@ -20,7 +20,7 @@ class TurnService:
         store = self.svc.store
         turn = turn_rows.get_turn(store, turn_id)
         if turn is None:
-            raise NotFoundError(f"No turn with id {turn_id!r}.")
+            raise NotFoundError("No turn with id {turn_id!r}.", turn_id=turn_id)
         conversation = turn_rows.get_conversation(store, turn["conversation_id"])
         turns = turn_rows.turns_around(store, turn["conversation_id"], turn["seq"], max(0, radius))
         focus = next(i for i, t in enumerate(turns) if t["id"] == turn_id)

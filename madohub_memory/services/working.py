@@ -54,16 +54,21 @@ def validate_workspace(workspace: str | None) -> str:
         text = f"workspace:{text}"
     value = validate_namespace(text)
     if not value.startswith("workspace:"):
-        raise ValidationError(f"Working memory belongs to a workspace, not {value!r}: give workspace:<project>.")
+        raise ValidationError(
+            "Working memory belongs to a workspace, not {value!r}: give workspace:<project>.", value=value,
+        )
     return value
 
 
 def _text(value: str | None, what: str) -> str:
     if value is None or not str(value).strip():
-        raise ValidationError(f"The {what} is empty.")
+        raise ValidationError("The {what} is empty.", what=what)
     text = validate_content(value)
     if len(text) > MAX_ITEM_CHARS:
-        raise ValidationError(f"The {what} has {len(text):,} characters, more than {MAX_ITEM_CHARS:,}.")
+        raise ValidationError(
+            "The {what} has {length:,} characters, more than {limit:,}.",
+            what=what, length=len(text), limit=MAX_ITEM_CHARS,
+        )
     return text
 
 
@@ -133,7 +138,10 @@ class WorkingMemoryService:
     ) -> dict[str, Any]:
         """Apply one operation of :data:`OPERATIONS`; return the new working memory."""
         if operation not in OPERATIONS:
-            raise ValidationError(f"Unknown operation {operation!r}: use one of {', '.join(OPERATIONS)}.")
+            raise ValidationError(
+                "Unknown operation {operation!r}: use one of {choices}.",
+                operation=operation, choices=', '.join(OPERATIONS),
+            )
         ws = validate_workspace(workspace)
         store = self.svc.store
         now = self.svc.clock.now_iso()
@@ -173,15 +181,15 @@ class WorkingMemoryService:
         if item_id is not None:
             target = rows.get_item(store, int(item_id))
             if target is None or target["workspace"] != ws or target["item"] != "pending":
-                raise NotFoundError(f"No to-do with id {item_id} in {ws}.")
+                raise NotFoundError("No to-do with id {item_id} in {ws}.", item_id=item_id, ws=ws)
         elif text is not None and str(text).strip():
             target = rows.find_open(store, ws, "pending", " ".join(str(text).split()))
             if target is None:
-                raise NotFoundError(f"No open to-do {text!r} in {ws}.")
+                raise NotFoundError("No open to-do {text!r} in {ws}.", text=text, ws=ws)
         else:
             raise ValidationError("Say which to-do to resolve: give its id or its exact text.")
         if target["status"] == "resolved":
-            raise NotFoundError(f"To-do {target['id']} is already resolved.")
+            raise NotFoundError("To-do {id} is already resolved.", id=target['id'])
         rows.resolve(store, int(target["id"]), now)
 
     def end_task(
@@ -191,7 +199,7 @@ class WorkingMemoryService:
         ws = validate_workspace(workspace)
         data = self.show(ws)
         if not data["task"]:
-            raise NotFoundError(f"{ws} has no current task to end.")
+            raise NotFoundError("{ws} has no current task to end.", ws=ws)
         approach = _text(final_approach, "final approach")
         parts = [f"Goal: {data['task']}", f"Final approach: {approach}"]
         if data["decisions"]:

@@ -87,15 +87,21 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
         finally:
             dest.close()
         if problems:
-            raise DamagedDatabaseError(f"The backup copy failed its integrity check ({problems[0]}); nothing was kept.")
+            raise DamagedDatabaseError(
+                "The backup copy failed its integrity check ({problem}); nothing was kept.", problem=problems[0],
+            )
         os.replace(part, target)
     except sqlite3.Error as exc:
         part.unlink(missing_ok=True)
         err = db_errors.translate(exc, target)
-        raise (err or StorageError(f"Cannot write the backup {target}: {exc}.")) from None
+        raise (err or StorageError(
+            "Cannot write the backup {target}: {reason}.", target=target, reason=exc,
+        )) from None
     except OSError as exc:
         part.unlink(missing_ok=True)
-        raise StorageError(f"Cannot write the backup {target}: {exc.strerror or exc}.") from None
+        raise StorageError(
+            "Cannot write the backup {target}: {reason}.", target=target, reason=exc.strerror or exc,
+        ) from None
     except BaseException:
         part.unlink(missing_ok=True)
         raise
@@ -122,20 +128,28 @@ def rotate(folder: Path, keep: int) -> list[Path]:
 def check_source(source: Path) -> sqlite3.Connection:
     """A read-only connection to a backup that is sound, ours and not newer than this program."""
     if not source.is_file():
-        raise StorageError(f"There is no backup file at {source}.")
+        raise StorageError("There is no backup file at {source}.", source=source)
     open_checks.sniff(source)
     conn = sqlite3.connect(open_checks.read_only_uri(source), uri=True, isolation_level=None)
     try:
         open_checks.check_ownership(conn, source)
         if "schema_migrations" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}:
-            raise ForeignDatabaseError(f"{source} holds no MadoHub Memory data; nothing was restored.")
+            raise ForeignDatabaseError(
+                "{source} holds no MadoHub Memory data; nothing was restored.", source=source,
+            )
         open_checks.check_version(conn, source)
         problems = open_checks.integrity_problems(conn)
         if problems:
-            raise DamagedDatabaseError(f"The backup {source} is damaged ({problems[0]}); nothing was restored.")
+            raise DamagedDatabaseError(
+                "The backup {source} is damaged ({problem}); nothing was restored.",
+                source=source, problem=problems[0],
+            )
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise ForeignDatabaseError(f"{source} is not a MadoHub Memory database ({exc}); nothing was restored.") from None
+        raise ForeignDatabaseError(
+            "{source} is not a MadoHub Memory database ({reason}); nothing was restored.",
+            source=source, reason=exc,
+        ) from None
     except BaseException:
         conn.close()
         raise
@@ -166,7 +180,9 @@ def restore_into(source: Path, db_path: Path) -> None:
             dest.close()
     except sqlite3.Error as exc:
         err = db_errors.translate(exc, db_path)
-        raise (err or StorageError(f"Cannot restore into {db_path}: {exc}.")) from None
+        raise (err or StorageError(
+            "Cannot restore into {db_path}: {reason}.", db_path=db_path, reason=exc,
+        )) from None
     finally:
         src.close()
     open_checks.clear_damaged(db_path)

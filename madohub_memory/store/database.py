@@ -140,8 +140,8 @@ class Store:
     def check_file(self) -> None:
         if self.file_replaced():
             raise UserError(
-                f"The database file {self.path} was deleted or replaced while it was open; nothing was"
-                " written. Restart MadoHub Memory to open the file that is there now."
+                "The database file {path} was deleted or replaced while it was open; nothing was written. "
+                "Restart MadoHub Memory to open the file that is there now.", path=self.path,
             )
 
     # -- opening ----------------------------------------------------------------------
@@ -149,7 +149,9 @@ class Store:
     def _prepare_file(self, create: bool) -> None:
         if self.path.exists():
             if not self.path.is_file():
-                raise StorageError(f"{self.path} is not a file: give the path of a database file with --db.")
+                raise StorageError(
+                    "{path} is not a file: give the path of a database file with --db.", path=self.path,
+                )
             open_checks.sniff(self.path)
             for path in (self.path, *open_checks.companions(self.path)):
                 tighten(path)
@@ -158,14 +160,17 @@ class Store:
             return
         if not create:
             raise MissingDatabaseError(
-                f"There is no database at {self.path} yet (nothing has been stored there):"
-                " check --db or $MADOHUB_DB."
+                "There is no database at {path} yet (nothing has been stored there): check --db or "
+                "$MADOHUB_DB.", path=self.path,
             )
         try:
             ensure_private_dir(self.path.parent)
             create_private(self.path)
         except OSError as exc:
-            raise StorageError(f"Cannot create the database file {self.path}: {exc.strerror or exc}.") from None
+            raise StorageError(
+                "Cannot create the database file {path}: {reason}.",
+                path=self.path, reason=exc.strerror or exc,
+            ) from None
 
     def _connect(self) -> sqlite3.Connection:
         target, uri = str(self.path), False
@@ -188,7 +193,9 @@ class Store:
                         target + "&immutable=1", isolation_level=None, check_same_thread=False, uri=True,
                     )
         except sqlite3.Error as exc:
-            raise StorageError(f"Cannot open the database file {self.path}: {exc}.") from None
+            raise StorageError(
+                "Cannot open the database file {path}: {reason}.", path=self.path, reason=exc,
+            ) from None
         conn.row_factory = sqlite3.Row
         return conn
 
@@ -207,7 +214,9 @@ class Store:
         except sqlite3.DatabaseError as exc:
             err = db_errors.translate(exc, self.path)
             if err is None or db_errors.primary_code(exc) == db_errors.SQLITE_NOTADB:
-                raise ForeignDatabaseError(f"{self.path} is not a MadoHub Memory database ({exc}).") from None
+                raise ForeignDatabaseError(
+                    "{path} is not a MadoHub Memory database ({reason}).", path=self.path, reason=exc,
+                ) from None
             raise err from None
         if check and not memory:
             if unclean:

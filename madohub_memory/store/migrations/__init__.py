@@ -77,10 +77,13 @@ def _failed(store: Store, migration: Migration, version: int, backup: Path | Non
     translated = db_errors.translate(exc, store.path)
     if isinstance(translated, StorageError):
         return translated
-    kept = f"; a copy from before the upgrade is at {backup}" if backup else ""
     return StorageError(
-        f"Upgrading {store.path} to schema version {migration.version} ({migration.name}) failed"
-        f" ({type(exc).__name__}: {exc}): the file stays at version {version}{kept}."
+        "Upgrading {path} to schema version {target} ({name}) failed ({error}): the file stays at version"
+        " {version}; a copy from before the upgrade is at {backup}." if backup else
+        "Upgrading {path} to schema version {target} ({name}) failed ({error}): the file stays at version"
+        " {version}.",
+        path=store.path, target=migration.version, name=migration.name, error=f"{type(exc).__name__}: {exc}",
+        version=version, backup=backup,
     )
 
 
