@@ -133,6 +133,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"madohub-memory {__version__}")
         return 0
     args = parse(args_list)
+    from madohub_memory.services.log import setup_logging
+
+    setup_logging()  # one log for every command: masked, warnings and errors to stderr
     try:
         return int(args.handler(args) or 0)
     except UserError as exc:

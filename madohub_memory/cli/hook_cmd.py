@@ -5,27 +5,27 @@ extracted; ``PreCompact`` sends everything not yet extracted through the compact
 before the agent summarises it away; ``SessionStart`` prints the workspace's rules for the
 agent (pinned memories, working memory, patterns and preferences; see
 services/session_context.py) followed by the few lines that tell the agent when to call
-``remember`` (:mod:`madohub_memory.services.agent_guide`). It never blocks the agent: any
-error is written to ``hook.log`` next to the database and the exit status is 0.
+``remember`` (:mod:`madohub_memory.services.agent_guide`). It never blocks the agent: what
+it did and any error are logged to ``hook.log`` next to the database (through
+:mod:`madohub_memory.services.log`, never to the agent's screen) and the exit status is 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import shutil
 import subprocess
 import sys
-import time
-import traceback
 from pathlib import Path
 from typing import Any
 
 from madohub_memory.store import default_db_path
 
 MAX_EVENT_BYTES = 1_000_000
-LOG_MAX_BYTES = 1_000_000
+log = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -38,25 +38,6 @@ def log_path(db: str | None) -> Path:
     if env:
         return Path(env).expanduser()
     return Path(db).expanduser().parent / "hook.log" if db else default_db_path().parent / "hook.log"
-
-
-def _log(db: str | None, message: str) -> None:
-    from madohub_memory.core.secrets import redact
-    from madohub_memory.store.files import ensure_private_dir, open_private_append, tighten
-
-    message = redact(message) or ""  # an error can quote the event or the transcript
-    try:
-        path = log_path(db)
-        ensure_private_dir(path.parent)
-        if path.exists() and path.stat().st_size > LOG_MAX_BYTES:
-            path.replace(path.with_name(path.name + ".1"))
-        if path.exists():
-            tighten(path)  # logs name files and errors: owner only
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        with open_private_append(path) as handle:
-            handle.write(f"{stamp} {message.rstrip()}\n")
-    except OSError:
-        pass
 
 
 def _read_event() -> dict[str, Any]:
@@ -103,7 +84,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
         pending = svc.ingest.pending().get("pending", 0)
     if not inline and pending:
         _spawn_drain(db)
-    _log(db, f"{name}: turns {summary['turns']}, pending {pending}" + (f", extracted {counts}" if counts else ""))
+    log.info("%s: turns %s, pending %s%s", name, summary["turns"], pending, f", extracted {counts}" if counts else "")
     return None
 
 
@@ -125,8 +106,8 @@ def _session_context(svc: Any, event: dict[str, Any], db: str | None) -> str | N
     if not isinstance(cwd, str) or not cwd.strip("/ "):
         return None
     context = svc.session_context.build(cwd=cwd, source="hook")
-    _log(db, f"SessionStart: {context.workspace or context.persona}, memories {context.memory_ids},"
-             f" tokens {context.tokens}, {context.elapsed_ms} ms")
+    log.info("SessionStart: %s, memories %s, tokens %s, %s ms",
+             context.workspace or context.persona, context.memory_ids, context.tokens, context.elapsed_ms)
     return context.text or None
 
 
@@ -135,7 +116,7 @@ def _session_start(svc: Any, event: dict[str, Any], db: str | None) -> str:
     try:
         context = _session_context(svc, event, db)
     except Exception as exc:  # recall failing must not cost the agent its instructions
-        _log(db, f"SessionStart context failed: {type(exc).__name__}: {exc}")
+        log.warning("SessionStart context failed: %s: %s", type(exc).__name__, exc)
         context = None
     return "\n\n".join(part for part in (context, _remember_guide(svc, event, db)) if part)
 
@@ -154,17 +135,20 @@ def _remember_guide(svc: Any, event: dict[str, Any], db: str | None) -> str:
 def _hook(args: argparse.Namespace) -> int:
     if os.environ.get("MADOHUB_HOOK_DISABLE", "") not in ("", "0"):
         return 0  # our own headless extraction run (claude -p): never feed it back into memory
-    try:
-        event = _read_event()
-        output = handle_event(event, args.db)
-        if output:
-            sys.stdout.write(output.rstrip("\n") + "\n")
-            sys.stdout.flush()
-    except BaseException as exc:  # never block or fail the agent
-        if isinstance(exc, (SystemExit, KeyboardInterrupt)):
-            return 0
-        from madohub_memory.core.errors import UserError
+    from madohub_memory.services.log import log_to_file
 
-        detail = "" if isinstance(exc, (ValueError, UserError)) else "\n" + traceback.format_exc(limit=5)
-        _log(args.db, f"error: {type(exc).__name__}: {exc}{detail}")
+    with log_to_file(log_path(args.db), only=True):
+        try:
+            event = _read_event()
+            output = handle_event(event, args.db)
+            if output:
+                sys.stdout.write(output.rstrip("\n") + "\n")
+                sys.stdout.flush()
+        except BaseException as exc:  # never block or fail the agent
+            if isinstance(exc, (SystemExit, KeyboardInterrupt)):
+                return 0
+            from madohub_memory.core.errors import UserError
+
+            # a mistake in the event or the transcript is one line; a bug keeps its traceback
+            log.error("error: %s: %s", type(exc).__name__, exc, exc_info=not isinstance(exc, (ValueError, UserError)))
     return 0

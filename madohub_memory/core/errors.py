@@ -56,6 +56,17 @@ class UserError(Exception):
         self.arguments: dict[str, object] = arguments
         super().__init__(render(self.template, arguments))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled with its template and values (the dashboard's helper process sends errors
+        over a pipe); values that are not plain data travel as the text they print as."""
+        plain = {k: v if isinstance(v, (str, int, float, bool, type(None))) else str(v)
+                 for k, v in self.arguments.items()}
+        return _rebuild, (type(self), self.template, plain)
+
+
+def _rebuild(cls: type[UserError], template: str, arguments: dict[str, object]) -> UserError:
+    return cls(template, **arguments)
+
 
 class ValidationError(UserError):
     """A value outside the closed vocabularies or limits (kind, namespace, content...)."""

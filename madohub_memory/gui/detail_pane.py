@@ -301,7 +301,7 @@ class DetailPane(QWidget):
             self.nearest.setText(self.tr("No similar approved memory: this adds something new."))
         elif "error" in near:
             self.nearest.setText(html.escape(self.tr("Similar memories are not available: %1")
-                                             .replace("%1", str(near["error"]))))
+                                             .replace("%1", error_text(near["error"]))))
         else:
             kind = html.escape(kind_label(near["kind"]))
             ns = html.escape(namespace_label(near["namespace"]))

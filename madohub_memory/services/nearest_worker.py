@@ -15,22 +15,25 @@ ones asked in advance.
 
 from __future__ import annotations
 
+import logging
 import os
-import sys
 import time
-import traceback
 from collections import OrderedDict
 from typing import Any
 
 from madohub_memory.core.errors import UserError
 
+log = logging.getLogger(__name__)
 
 def serve(db_path: str, conn: Any) -> None:
     """Run until told to stop or the dashboard goes away."""
     if hasattr(os, "nice"):
         os.nice(10)  # background work: on a busy machine the dashboard's own thread goes first
     from madohub_memory.services import Services
+    from madohub_memory.services.log import setup_logging
     from madohub_memory.services.nearest import NearestService
+
+    setup_logging()  # a process of its own: the dashboard's log set-up is not inherited
 
     try:
         svc = Services.open(db_path, origin="gui-nearest")
@@ -67,9 +70,9 @@ def serve(db_path: str, conn: Any) -> None:
             try:
                 value: Any = nearest.nearest(text, namespace, candidate_id)
             except UserError as exc:
-                value = {"error": str(exc)}
-            except Exception as exc:  # a bug: keep the traceback, send one sentence
-                traceback.print_exc(file=sys.stderr)
+                value = {"error": exc}  # the dashboard shows it in the interface language
+            except Exception as exc:  # a bug: the traceback goes to the log, one sentence to the window
+                log.exception("finding the nearest memory failed")
                 value = {"error": f"{type(exc).__name__}: {exc}"}
             try:
                 conn.send((candidate_id, text, generation, value, (time.perf_counter() - started) * 1000))
