@@ -1,17 +1,33 @@
-"""Shared fixtures: a fresh database file per test, a settable clock, the CLI runner."""
+"""Shared fixtures: a fresh database file per test, a settable clock, the CLI runner, a
+migrated template database copied for property tests, and the Hypothesis profiles.
+
+Hypothesis profiles: ``dev`` (the default: a few examples per property, for the edit-test
+loop) and ``ci`` (the thorough one; chosen by ``MADOHUB_HYPOTHESIS_PROFILE=ci``, which
+``.ci/run`` sets, or by ``CI`` being set). A test sets ``max_examples`` itself only to cap a
+costly property at the same count in both.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import shutil
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.services import Services
+
+settings.register_profile("dev", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                          print_blob=True)
+settings.load_profile(os.environ.get("MADOHUB_HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 # ../shared/eval/dev next to the repository (or next to the folder holding a git worktree)
 SHARED_EVAL_DEV = next(
@@ -43,3 +59,26 @@ def eval_dev() -> Path:
     if not SHARED_EVAL_DEV.is_dir():
         pytest.skip(f"evaluation data not found at {SHARED_EVAL_DEV}")
     return SHARED_EVAL_DEV
+
+
+@pytest.fixture(scope="session")
+def fresh_db(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """``fresh_db(folder)``: a new database file in ``folder``, every migration applied.
+
+    Property tests need hundreds of fresh files; creating and migrating each costs ~60 ms,
+    so a template is migrated once per run and copied (~3 ms). A copy is private like a new
+    file and gets its own index id: process-wide caches are keyed by it, and two examples
+    must never share one."""
+    template = tmp_path_factory.mktemp("template") / "migrated.db"
+    Services.open(template).close()
+    assert not template.with_name(template.name + "-wal").exists()  # one self-contained file
+
+    def copy(folder: Path) -> Path:
+        target = folder / "m.db"
+        shutil.copyfile(template, target)
+        target.chmod(0o600)
+        with closing(sqlite3.connect(target)) as conn, conn:
+            conn.execute("UPDATE recall_state SET value = ? WHERE key = 'index_id'", (os.urandom(16).hex(),))
+        return target
+
+    return copy

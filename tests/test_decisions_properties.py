@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from madohub_memory.decisions import decay, engine, stats
@@ -31,7 +31,6 @@ def histories(draw):
     return offered, decay.weigh_all(observations, NOW, CONFIG)
 
 
-@settings(max_examples=200, deadline=None)
 @given(histories(), st.booleans())
 def test_never_recommends_an_option_not_offered(history, personalise):
     offered, observations = history
@@ -51,7 +50,6 @@ def _observations(counts):
     return [Observation(f"O{i}", NOW) for i, c in enumerate(counts) for _ in range(c)]
 
 
-@settings(max_examples=300, deadline=None)
 @given(counts_and_move())
 def test_more_consistent_history_never_lowers_confidence(counts):
     """Moving one choice from another option to the top one (same n) never lowers confidence."""
@@ -75,7 +73,6 @@ def test_more_consistent_history_never_lowers_confidence(counts):
     assert grown.confidence >= before.confidence
 
 
-@settings(max_examples=200, deadline=None)
 @given(histories(), st.lists(st.sampled_from(list("ABCDEFG")), max_size=15),
        st.floats(29, 365), st.floats(600, 5000))
 def test_decayed_and_expired_observations_stop_counting(history, extra, transient_age, old_age):
@@ -90,7 +87,6 @@ def test_decayed_and_expired_observations_stop_counting(history, extra, transien
     assert all(not o.counts and o.weight == 0 for o in decay.weigh_all(stale + ancient, NOW, CONFIG))
 
 
-@settings(max_examples=100, deadline=None)
 @given(st.floats(0, 3000), st.floats(0, 3000))
 def test_weight_decays_monotonically(a, b):
     young, old = sorted((a, b))

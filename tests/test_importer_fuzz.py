@@ -95,7 +95,7 @@ def _assert_survives(svc: Services, path: Path, fmt: str) -> dict[str, Any]:
 @pytest.mark.parametrize("fmt", list(SEEDS))
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_every_importer_survives_hostile_values(fmt: str, data: st.DataObject, tmp_path_factory) -> None:
+def test_every_importer_survives_hostile_values(fmt: str, data: st.DataObject, tmp_path_factory, fresh_db) -> None:
     folder = tmp_path_factory.mktemp("fuzz")
     value = _replace_some(SEEDS[fmt], data)
     if fmt in LINE and not isinstance(value, list):
@@ -105,7 +105,7 @@ def test_every_importer_survives_hostile_values(fmt: str, data: st.DataObject, t
         _write(path, fmt, value)
     except (ValueError, RecursionError):
         return
-    with Services.open(folder / "m.db") as svc:
+    with Services.open(fresh_db(folder)) as svc:
         _assert_survives(svc, path, fmt)
         _assert_survives(svc, path, "auto")
 
@@ -113,13 +113,13 @@ def test_every_importer_survives_hostile_values(fmt: str, data: st.DataObject, t
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(rows=st.lists(st.fixed_dictionaries({"table": hostile, "row": st.dictionaries(st.text(max_size=8), hostile)}),
                      max_size=3))
-def test_export_import_never_crashes_on_hostile_lines(rows: list[dict[str, Any]], tmp_path_factory) -> None:
+def test_export_import_never_crashes_on_hostile_lines(rows: list[dict[str, Any]], tmp_path_factory, fresh_db) -> None:
     folder = tmp_path_factory.mktemp("fuzz")
     path = folder / "in.jsonl"
     header = json.dumps({"format": "madohub-memory-export", "version": 1})
     path.write_text("\n".join([header, *(json.dumps(r) for r in rows)]) + "\n", encoding="utf-8",
                     errors="surrogatepass")
-    with Services.open(folder / "m.db") as svc:
+    with Services.open(fresh_db(folder)) as svc:
         try:
             svc.transfer.import_file(path)
         except UserError:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from madohub_memory.core.clock import Clock
@@ -121,23 +122,23 @@ def check_invariants(
             assert rows[-1]["after"] == dict(row), f"{entity} {row['id']} changed outside history"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operation, min_size=1, max_size=25))
-def test_invariants_hold_for_any_sequence(ops: list[tuple[Any, ...]]) -> None:
+def test_invariants_hold_for_any_sequence(fresh_db: Callable[[Path], Path], ops: list[tuple[Any, ...]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         clock = Clock("2026-11-01T09:00:00Z")
-        with Services.open(Path(tmp) / "m.db", clock) as svc:
+        with Services.open(fresh_db(Path(tmp)), clock) as svc:
             for op in ops:
                 apply(svc, clock, op)
                 check_invariants(svc)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(operation, min_size=0, max_size=15), operation)
-def test_undo_restores_the_state_before_any_human_change(prefix: list[tuple[Any, ...]], last: tuple[Any, ...]) -> None:
+def test_undo_restores_the_state_before_any_human_change(
+    fresh_db: Callable[[Path], Path], prefix: list[tuple[Any, ...]], last: tuple[Any, ...]
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         clock = Clock("2026-11-01T09:00:00Z")
-        with Services.open(Path(tmp) / "m.db", clock) as svc:
+        with Services.open(fresh_db(Path(tmp)), clock) as svc:
             for op in prefix:
                 apply(svc, clock, op)
             before = snapshot(svc)
@@ -146,7 +147,6 @@ def test_undo_restores_the_state_before_any_human_change(prefix: list[tuple[Any,
                 assert snapshot(svc) == before
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(draft, min_size=1, max_size=20),
     st.integers(1, 3),
@@ -154,9 +154,10 @@ def test_undo_restores_the_state_before_any_human_change(prefix: list[tuple[Any,
     st.sampled_from([[], ["decision"], ["decision", "postmortem"]]),
 )
 def test_auto_approve_promotes_exactly_what_the_policy_allows(
-    drafts: list[CandidateDraft], min_seen: int, min_confidence: float, excluded: list[str]
+    fresh_db: Callable[[Path], Path], drafts: list[CandidateDraft], min_seen: int, min_confidence: float,
+    excluded: list[str],
 ) -> None:
-    with tempfile.TemporaryDirectory() as tmp, Services.open(Path(tmp) / "m.db", Clock("2026-11-01T09:00:00Z")) as svc:
+    with tempfile.TemporaryDirectory() as tmp, Services.open(fresh_db(Path(tmp)), Clock("2026-11-01T09:00:00Z")) as svc:
         for number, d in enumerate(drafts):
             svc.review.submit(d, session=f"session {number}")
         eligible = {

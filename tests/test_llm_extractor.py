@@ -81,7 +81,8 @@ def stub() -> Iterator[tuple[Stub, str]]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # a short poll: shutdown() waits for one, and every test stops a server
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     yield state, f"http://127.0.0.1:{server.server_address[1]}/v1"
     server.shutdown()
