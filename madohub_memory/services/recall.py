@@ -19,9 +19,10 @@ import numpy as np
 from madohub_memory.core.errors import DatabaseBusyError, ValidationError
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.recall import ranking, temporal, tokenize
-from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES, get_embedder
+from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES
 from madohub_memory.recall.ranking import Hit
-from madohub_memory.recall.vector_index import VectorIndex, shared_index
+from madohub_memory.recall.vector_cache import VectorCache, vector_cache
+from madohub_memory.recall.vector_index import VectorIndex
 from madohub_memory.store import recall as recall_rows
 
 if TYPE_CHECKING:
@@ -67,18 +68,18 @@ class RecallService:
             raise ValidationError(f"Unknown embedding model {name!r}: use one of {', '.join(MODEL_NAMES)}.")
         return name
 
+    def vectors(self) -> VectorCache:
+        """This process's vector cache of the database for the configured model (loads it)."""
+        return vector_cache(self.svc.store, self.model_name())
+
     def index(self) -> VectorIndex:
         """The shared vector index of this database, brought up to date (embeds what is missing)."""
-        embedder = get_embedder(self.model_name())
-        index = shared_index(self.svc.store, embedder.name, embedder.dim)
-        index.refresh(self.svc.store, embedder)
-        return index
+        return self.vectors().memory_index(self.svc.store)
 
     def embed_pending(self, limit: int | None = None, progress: Callable[[int], None] | None = None) -> int:
         """Compute missing embeddings (for workers: keeps model work off other threads)."""
-        embedder = get_embedder(self.model_name())
-        index = shared_index(self.svc.store, embedder.name, embedder.dim)
-        return index.embed_missing(self.svc.store, embedder, limit, progress)
+        cache = self.vectors()
+        return cache.index.embed_missing(self.svc.store, cache.embedder, limit, progress)
 
     # -- scope and input ------------------------------------------------------------
 
@@ -139,8 +140,9 @@ class RecallService:
         index: VectorIndex | None = None
         query_vector: np.ndarray | None = None
         if mode != "keyword":
-            index = self.index()
-            query_vector = get_embedder(index.model).encode([text])[0]
+            cache = self.vectors()
+            index = cache.memory_index(store)
+            query_vector = cache.embedder.encode([text])[0]
             vector = dict(index.search(query_vector, scope, settings.get("recall.vector_k")))
         pool = set(vector)
         if mode == "hybrid":
