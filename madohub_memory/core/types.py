@@ -33,6 +33,18 @@ class SubmitResult:
     memory_id: int | None = None
     auto_approved: bool = False
 
+    def sentence(self) -> str:
+        """What happened, in the words the CLI prints and the MCP server hands the agent."""
+        return OUTCOME_SENTENCES[self.outcome].format(candidate_id=self.candidate_id, memory_id=self.memory_id)
+
+
+OUTCOME_SENTENCES = {
+    "new": "queued candidate {candidate_id} for review",
+    "seen_again": "an equivalent candidate ({candidate_id}) is already waiting for review; it was counted",
+    "suppressed": "an equivalent candidate ({candidate_id}) was rejected before; it was counted, not re-proposed",
+    "reinforced": "an equivalent approved memory ({memory_id}) exists; it was reinforced",
+}
+
 
 @dataclass
 class Candidate:

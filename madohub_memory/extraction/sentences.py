@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CJK = re.compile(r"[\u3400-\u9fff]")
-
 
 @dataclass(frozen=True)
 class Pick:

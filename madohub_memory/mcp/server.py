@@ -74,7 +74,7 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         return {
             "outcome": result.outcome, "candidate_id": result.candidate_id, "memory_id": result.memory_id,
             "status": candidate.status if candidate else None,
-            "note": "queued for review" if result.outcome == "new" else _OUTCOME_NOTES.get(result.outcome, ""),
+            "note": result.sentence(),
         }
 
     def recall(
@@ -150,13 +150,6 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
 
     for fn in (remember, recall, list_memories, update_working_memory, get_working_memory):
         server.add_tool(fn)
-
-
-_OUTCOME_NOTES = {
-    "seen_again": "an equivalent candidate is already waiting for review; it was counted",
-    "suppressed": "the user rejected an equivalent memory before; it was counted, not re-proposed",
-    "reinforced": "an equivalent approved memory exists; it was reinforced",
-}
 
 
 def run_stdio(db_path: str | os.PathLike[str] | None = None) -> None:

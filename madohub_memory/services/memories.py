@@ -57,7 +57,7 @@ class MemoryService:
         values = edit_values(self.svc, content, kind, namespace)
         if not values:
             raise ValidationError("Nothing to change: give --content, --kind or --namespace.")
-        from madohub_memory.recall.tokenize import warm
+        from madohub_memory.store.fts_text import warm
 
         warm(values.get("content"))
         self._change(memory_id, "edit", values)

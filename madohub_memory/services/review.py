@@ -19,11 +19,11 @@ from madohub_memory.core.vocab import (
     validate_source,
 )
 from madohub_memory.extraction.flags import scan
-from madohub_memory.recall.tokenize import warm as warm_keyword_index
 from madohub_memory.services.dedup import Equivalent, confirm, find_exact, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
+from madohub_memory.store.fts_text import warm as warm_keyword_index
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services

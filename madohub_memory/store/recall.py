@@ -21,7 +21,7 @@ def register_functions(conn: sqlite3.Connection) -> None:
     """Define ``mh_fts_text`` (what the keyword index stores for a content) on ``conn``."""
 
     def fts_text(content: str | None) -> str:
-        from madohub_memory.recall.tokenize import index_text
+        from madohub_memory.store.fts_text import index_text
 
         return index_text(content or "")
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 import re
 import threading
 
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+from madohub_memory.core.cjk import CJK_RANGES, CJK_RUN
+
+_CJK_RUN = CJK_RUN
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 MAX_QUERY_TERMS = 48
@@ -43,7 +45,7 @@ def _segmenter():  # type: ignore[no-untyped-def]
             if _jieba is None:
                 import logging
 
-                from madohub_memory.recall import jieba_cache
+                from madohub_memory.store import jieba_cache
 
                 jieba = jieba_cache.import_jieba()
                 jieba.setLogLevel(logging.WARNING)
@@ -86,7 +88,7 @@ def query_terms(query: str) -> list[str]:
         for word in words:
             if has_cjk(word) and not _CJK_RUN.fullmatch(word):
                 # Mixed token such as "python3中文": keep its parts apart.
-                parts = [p for p in re.split(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)", word) if p]
+                parts = [p for p in re.split(f"([{CJK_RANGES}]+)", word) if p]
             else:
                 parts = [word]
             for part in parts:

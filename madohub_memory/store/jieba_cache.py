@@ -3,7 +3,7 @@
 Chinese keyword search segments text with jieba, whose first use builds a dict of ~500,000
 words and prefixes from ``dict.txt`` or unmarshals it from ``/tmp/jieba.cache`` (0.3 s to
 several seconds): more than a whole ``recall`` may take. Here the default dictionary is
-written once as a :class:`~madohub_memory.recall.mapped_table.MappedTable` under the model
+written once as a :class:`~madohub_memory.store.mapped_table.MappedTable` under the model
 cache (``<user cache>/madohub-memory/models/jieba-<key>/``) and jieba's default tokenizer
 reads it in place: the same words, the same segmentation (``tests/test_model_cache.py``).
 
@@ -21,7 +21,7 @@ import zlib
 from pathlib import Path
 from types import ModuleType
 
-from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
+from madohub_memory.store.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
 
 log = logging.getLogger(__name__)
 
