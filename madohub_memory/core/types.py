@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+Mode = Literal["turn", "compaction"]  # which extraction pass a span of turns goes through
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """A stored turn as an extractor sees it (the extractor contract: :mod:`madohub_memory.extraction.base`)."""
+
+    id: str
+    role: str
+    content: str
+    conversation_id: str = ""
+    created_at: str | None = None
 
 
 @dataclass(frozen=True)

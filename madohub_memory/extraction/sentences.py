@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from madohub_memory.core.cjk import CJK_CHAR
+
+CJK = CJK_CHAR  # one Chinese character (the pickers count them)
+
 
 @dataclass(frozen=True)
 class Pick:

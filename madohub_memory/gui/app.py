@@ -17,7 +17,7 @@ def database_path(args: argparse.Namespace) -> Path:
         from madohub_memory.services.demo import create_demo_db
 
         return create_demo_db()
-    from madohub_memory.store import default_db_path
+    from madohub_memory.core.paths import default_db_path
 
     return Path(args.db) if args.db else default_db_path()
 
@@ -77,8 +77,8 @@ def start_background_jobs(path: Path) -> list:
     def start() -> None:
         try:
             started.append(start_workers(path))
-        except Exception:  # the dashboard works without background jobs; the Advanced tab shows them idle
-            logging.getLogger(__name__).exception("background jobs did not start")
+        except UserError:  # the file cannot be opened: the dashboard's own worker says why
+            logging.getLogger(__name__).warning("background jobs did not start: the database cannot be opened")
 
     threading.Thread(target=start, name="madohub-jobs-start", daemon=True).start()
     return started

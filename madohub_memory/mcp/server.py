@@ -14,8 +14,6 @@ Bad input becomes a tool error with the one-sentence message of the ``UserError`
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import uuid
 from collections.abc import Callable
@@ -26,6 +24,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from madohub_memory.core.errors import UserError
+from madohub_memory.mcp import tools_context, tools_decisions
 from madohub_memory.mcp.errors import tool_errors as _tool_errors
 from madohub_memory.services import Services
 from madohub_memory.services.agent_guide import remember_guide
@@ -49,9 +48,8 @@ def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "mad
 
     server = MCPServer(name, instructions=INSTRUCTIONS, log_level="ERROR")
     _register_memory_tools(server, open_services)
-    for extra in ("tools_decisions", "tools_context"):
-        if importlib.util.find_spec(f"madohub_memory.mcp.{extra}") is not None:
-            importlib.import_module(f"madohub_memory.mcp.{extra}").register(server, open_services)
+    tools_decisions.register(server, open_services)
+    tools_context.register(server, open_services)
     return server
 
 

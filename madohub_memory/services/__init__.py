@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from madohub_memory.core import log_redaction
 from madohub_memory.core.clock import Clock
-from madohub_memory.store import Store, default_db_path
+from madohub_memory.core.paths import default_db_path
+from madohub_memory.store import Store
 
 DEFAULT_ORIGIN = "local"
 

@@ -35,16 +35,6 @@ def busy_give_up_s() -> float:
         return BUSY_GIVE_UP_S
 
 
-def default_db_path() -> Path:
-    """``$MADOHUB_DB`` or ``<user data dir>/madohub-memory/memory.db``."""
-    env = os.environ.get("MADOHUB_DB")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("madohub-memory", appauthor=False)) / "memory.db"
-
-
 class LockStats:
     """The longest write-lock hold of this process (``bench/reliability.py`` reads it).
 
