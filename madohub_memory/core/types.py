@@ -101,3 +101,12 @@ class Memory:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """What a new candidate matched (semantic or by fingerprint): an active memory, or a
+    candidate in some status."""
+
+    memory: dict[str, Any] | None = None
+    candidate: dict[str, Any] | None = None

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.types import Equivalent
 from madohub_memory.recall.vector_cache import VectorCache, vector_cache
 from madohub_memory.recall.vector_groups import Group
-from madohub_memory.services.dedup import Equivalent
 from madohub_memory.services.edits import masked_content
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import embeddings as vector_rows

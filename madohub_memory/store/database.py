@@ -203,7 +203,7 @@ class Store:
             if unclean:
                 open_checks.integrity_after_crash(conn, self.path)
             open_checks.refuse_if_marked_damaged(self.path)
-        from madohub_memory.store.recall import register_functions
+        from madohub_memory.store.fts_text import register_functions
 
         register_functions(conn)  # SQL functions the recall triggers call (m0004)
         if self.readonly:

@@ -7,7 +7,6 @@ every one of them filters on ``memories.status = 'active'``.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -15,17 +14,6 @@ from madohub_memory.store.database import Store
 from madohub_memory.store.redaction import redact_text
 
 _SQL_VARS = 500
-
-
-def register_functions(conn: sqlite3.Connection) -> None:
-    """Define ``mh_fts_text`` (what the keyword index stores for a content) on ``conn``."""
-
-    def fts_text(content: str | None) -> str:
-        from madohub_memory.store.fts_text import index_text
-
-        return index_text(content or "")
-
-    conn.create_function("mh_fts_text", 1, fts_text, deterministic=True)
 
 
 def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
