@@ -208,7 +208,8 @@ def _assignment_spans(text: str, lowered: str) -> Iterable[Span]:
             name_start = start - len(found.group(0) if found else "")
             if name_start > 0 and text[name_start - 1] == "\\" and text[name_start] in "ntr":
                 name_start += 1  # an escaped newline before the name: "\npassword = …" in a repr or JSON
-            name_end = _NAME_REST.match(text, end).end()
+            rest = _NAME_REST.match(text, end)
+            name_end = rest.end() if rest else end
         sep = _SEPARATOR.match(text, name_end)
         if not sep:
             continue

@@ -165,8 +165,8 @@ class AdvancedTab(QWidget):
             spin.setMaximumWidth(180)
         for combo in (self.embedding, self.language):
             combo.setMaximumWidth(420)
-        for box in (auto, queue, self.extraction, self.projects, embedding, ui, jobs, data):
-            column.addWidget(box)
+        for group in (auto, queue, self.extraction, self.projects, embedding, ui, jobs, data):
+            column.addWidget(group)
         column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)

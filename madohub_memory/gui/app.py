@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 from madohub_memory.core.errors import UserError
 
@@ -29,7 +30,7 @@ def create_app(lang: str | None = None):
 
     from madohub_memory.gui.i18n import icon, install_language, resolve_language, stylesheet
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setApplicationName("MadoHub Memory")
     app.setOrganizationName("MadoHub")
     app.setDesktopFileName("io.madohub.Memory")

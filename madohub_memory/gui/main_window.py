@@ -67,7 +67,7 @@ class MainWindow(QMainWindow):
             geometry = self.qsettings.value("window/geometry")
             if geometry is not None:
                 self.restoreGeometry(geometry)
-            self.tabs.setCurrentIndex(int(self.qsettings.value("window/tab", 0) or 0))
+            self.tabs.setCurrentIndex(int(str(self.qsettings.value("window/tab", 0) or 0)))
         self._load_totals()
 
     # -- building (again on a language switch) -------------------------------------------

@@ -96,7 +96,7 @@ class WelcomePage(QWidget):
             running = process is not None and process.state() != QProcess.ProcessState.NotRunning
         except RuntimeError:  # already deleted
             return
-        if running:
+        if running and process is not None:
             process.waitForFinished(timeout_ms)
 
     def _imported(self, process: QProcess, code: int) -> None:

@@ -52,8 +52,8 @@ class WorkerContext:
     queue: Any
 
 
-Success = Callable[[Any], None]
-Failure = Callable[[str], None]
+Success = Callable[[Any], object]
+Failure = Callable[[str], object]
 
 
 @dataclass

@@ -181,7 +181,7 @@ def load(folder: Path, threads: int = 1) -> Any:
         raise ValueError("model cache of another format")
     files = MappedFiles(folder)
 
-    class MappedTokenizer(tokenizer_module.UsePureTokenizer):  # type: ignore[name-defined,misc]
+    class MappedTokenizer(tokenizer_module.UsePureTokenizer):  # type: ignore[name-defined]
         def __init__(self) -> None:  # replaces the protobuf parse; encoding is inherited
             meta = manifest["tokenizer"]
             self._files = files
@@ -195,7 +195,7 @@ def load(folder: Path, threads: int = 1) -> Any:
             self._prefixes = MappedTable(files, "prefixes")
             self._normalizer = tokenizer_module._Normalizer((folder / "charsmap.bin").read_bytes())
 
-    class MappedBackend(backend_module.NumpyBackend):  # type: ignore[name-defined,misc]
+    class MappedBackend(backend_module.NumpyBackend):  # type: ignore[name-defined]
         def __init__(self, tokenizer: Any) -> None:  # replaces the npz inflate; encode is inherited
             self.sp = tokenizer
             self.threads = threads

@@ -118,20 +118,20 @@ class VectorGroups:
         if row is None:
             return
         key = (row["namespace"], row["kind"])
-        group = self.groups.get(key)
-        if group is None:
+        target = self.groups.get(key)
+        if target is None:
             return  # the first load of that group reads the row as it is then
         vector = encode([row["content"]])[0]
         self._save(store, entity, [(entity_id, row["fingerprint"], vector)])
-        self.where[(entity, entity_id)] = (key, group.add((entity, entity_id, row["fingerprint"]), vector))
+        self.where[(entity, entity_id)] = (key, target.add((entity, entity_id, row["fingerprint"]), vector))
 
     def group(self, store: Store, encode: Encode, namespace: str, kind: str) -> Group:
         """The group of (namespace, kind), loaded (and its missing vectors computed) on first use."""
         with self.lock:
             key = (namespace, kind)
-            group = self.groups.get(key)
-            if group is not None:
-                return group
+            loaded = self.groups.get(key)
+            if loaded is not None:
+                return loaded
             group = self.groups[key] = Group(self.dim)
             for entity in vector_rows.ENTITIES:
                 rows = vector_rows.group_rows(store, entity, namespace, kind, self.model)

@@ -128,7 +128,7 @@ class VectorIndex:
         # as well would double the peak memory at 100,000 memories.
         n = vector_rows.count_active_memory_vectors(store, self.model)
         capacity = n + max(1024, n // 10)
-        self.matrix = np.zeros(0, dtype=np.float32)  # free the old matrix before the new one
+        self.matrix = np.zeros((0, self.dim), dtype=np.float32)  # free the old matrix before the new one
         self.matrix = np.zeros((capacity, self.dim), dtype=np.float32)
         self.ids = np.full(capacity, -1, dtype=np.int64)
         self.ns_codes = np.full(capacity, -1, dtype=np.int32)

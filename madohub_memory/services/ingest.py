@@ -283,7 +283,7 @@ class IngestService:
         if state.get("conversation_id") and state["conversation_id"] not in conv_ids:
             conv_ids.append(state["conversation_id"])
         for conv in result.conversations:
-            rows = [{
+            rows: list[dict[str, Any]] = [{
                 "id": turn.id, "conversation_id": conv.id, "role": turn.role,
                 # Secrets are masked here, before the write lock; the store's own pass
                 # (store/redaction.py) then finds the text already clean.

@@ -52,7 +52,7 @@ class JobsService:
                 "last_error": row.get("last_error"),
                 "last_error_at": row.get("last_error_at"),
                 "last_duration_ms": row.get("last_duration_ms"),
-                "running": bool(alive) or (alive is None and bool(running_since) and running_since >= stale),
+                "running": bool(alive) or (alive is None and running_since is not None and running_since >= stale),
             })
         return out
 

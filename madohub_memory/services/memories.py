@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import NotFoundError, ValidationError
@@ -77,5 +78,5 @@ class MemoryService:
             memory_rows.delete(self.svc.store, memory_id)
             self.changes.record("memory", memory_id, "delete", "human", before, None)
 
-    def undo(self) -> list[dict[str, Any]]:
+    def undo(self) -> builtins.list[dict[str, Any]]:
         return self.changes.undo()

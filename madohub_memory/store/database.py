@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from madohub_memory.core.errors import (
+    DamagedDatabaseError,
     ForeignDatabaseError,
     MissingDatabaseError,
     StorageError,
@@ -248,7 +249,7 @@ class Store:
         err = db_errors.translate(exc, self.path, waited_s)
         if err is None:
             return exc
-        if isinstance(err, db_errors.DamagedDatabaseError):
+        if isinstance(err, DamagedDatabaseError):
             open_checks.mark_damaged(self.path, str(exc))
         return err
 
@@ -335,11 +336,17 @@ class Store:
 
     def query_one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
         try:
-            return self.conn.execute(sql, params).fetchone()
+            row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
+            return row
         except (sqlite3.Error, OverflowError, UnicodeEncodeError) as exc:
             self._raise_translated(exc)
             raise
 
+
+    def scalar(self, sql: str, params: Any = ()) -> Any:
+        """The first column of the first row (``None`` when there is none): for aggregates."""
+        row = self.query_one(sql, params)
+        return None if row is None else row[0]
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         try:
             return self.conn.execute(sql, params)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from typing import Any
 
 from madohub_memory.core.cjk import CJK_RANGES, CJK_RUN
 
@@ -48,10 +49,10 @@ def register_functions(conn: sqlite3.Connection) -> None:
 
 
 _jieba_lock = threading.Lock()
-_jieba = None
+_jieba: Any = None
 
 
-def _segmenter():  # type: ignore[no-untyped-def]
+def _segmenter() -> Any:
     """jieba, imported and initialised once (its dictionary memory-mapped: :mod:`.jieba_cache`)."""
     global _jieba
     if _jieba is None:

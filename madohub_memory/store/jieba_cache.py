@@ -20,6 +20,7 @@ import sys
 import zlib
 from pathlib import Path
 from types import ModuleType
+from typing import cast
 
 from madohub_memory.store.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
 
@@ -32,17 +33,17 @@ def import_jieba() -> ModuleType:
     if "jieba" in sys.modules or "pkg_resources" in sys.modules:
         import jieba
 
-        return jieba
+        return cast(ModuleType, jieba)
     sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # an ImportError for jieba
     try:
         import jieba
     finally:
         del sys.modules["pkg_resources"]
-    return jieba
+    return cast(ModuleType, jieba)
 
 
 def default_dictionary(jieba: ModuleType) -> Path:
-    return Path(jieba.__file__).resolve().parent / jieba.DEFAULT_DICT_NAME
+    return Path(str(jieba.__file__)).resolve().parent / str(jieba.DEFAULT_DICT_NAME)
 
 
 def cache_key(dictionary: Path) -> str:

@@ -144,13 +144,11 @@ def context_rows(
 
 def term_doc_count(store: Store, match: str) -> int:
     """How many memories (any status) a one-term MATCH string hits."""
-    row = store.query_one("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,))
-    return int(row[0])
+    return int(store.scalar("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,)))
 
 
 def memory_count_estimate(store: Store) -> int:
-    row = store.query_one("SELECT COALESCE(MAX(id), 0) FROM memories")
-    return int(row[0])
+    return int(store.scalar("SELECT COALESCE(MAX(id), 0) FROM memories"))
 
 
 def active_rows(store: Store, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
