@@ -15,8 +15,8 @@ from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 from PySide6.QtGui import QIcon
 
 from madohub_memory.core.errors import UserError, render
+from madohub_memory.core.resources import resources_dir
 from madohub_memory.core.vocab import CANDIDATE_STATUSES, MEMORY_STATUSES
-from madohub_memory.services.demo import resources_dir
 
 LANGUAGES = ("en", "zh_CN")
 _installed: list[QTranslator] = []

@@ -16,6 +16,7 @@ is rotated to ``hook.log.1`` past 1 MB.
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
@@ -24,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, cast
 
 from madohub_memory.core import log_redaction
 from madohub_memory.store.files import ensure_private_dir, open_private_append, tighten
@@ -41,7 +42,7 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     def __init__(self) -> None:
         super().__init__(sys.stderr)
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         return sys.stderr
 
@@ -54,15 +55,11 @@ class _PrivateFile(RotatingFileHandler):
     """A log file created 0600; a log that cannot be written is given up silently (the
     hook must never fail the agent because of its own log)."""
 
-    def _open(self) -> IO[str]:
-        return open_private_append(Path(self.baseFilename))
+    def _open(self) -> io.TextIOWrapper:
+        return cast(io.TextIOWrapper, open_private_append(Path(self.baseFilename)))
 
     def handleError(self, record: logging.LogRecord) -> None:
         pass
-
-
-class _UTCFormatter(logging.Formatter):
-    converter = time.gmtime
 
 
 def _level(name: str | None) -> int:
@@ -105,7 +102,9 @@ def log_to_file(path: Path, *, only: bool = False) -> Iterator[None]:
     except OSError:
         yield
         return
-    handler.setFormatter(_UTCFormatter("%(asctime)s %(message)s", datefmt="%Y-%m-%dT%H:%M:%SZ"))
+    stamped = logging.Formatter("%(asctime)s %(message)s", datefmt="%Y-%m-%dT%H:%M:%SZ")
+    stamped.converter = time.gmtime
+    handler.setFormatter(stamped)
     handler.addFilter(lambda r: r.levelno >= logging.WARNING or r.name.startswith(PACKAGE_LOGGER))
     root = logging.getLogger()
     ours = logging.getLogger(PACKAGE_LOGGER)

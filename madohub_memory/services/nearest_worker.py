@@ -31,7 +31,6 @@ def serve(db_path: str, conn: Any) -> None:
         os.nice(10)  # background work: on a busy machine the dashboard's own thread goes first
     from madohub_memory.services import Services
     from madohub_memory.services.log import setup_logging
-    from madohub_memory.services.nearest import NearestService
 
     setup_logging()  # a process of its own: the dashboard's log set-up is not inherited
 
@@ -39,7 +38,7 @@ def serve(db_path: str, conn: Any) -> None:
         svc = Services.open(db_path, origin="gui-nearest")
     except UserError:
         return  # the dashboard's own worker reports why the file cannot be opened
-    nearest = NearestService(svc)
+    nearest = svc.nearest
     urgent: tuple[int, str, str, int] | None = None
     ahead: OrderedDict[tuple[int, str], tuple[str, int]] = OrderedDict()
     try:
