@@ -1,23 +1,20 @@
-"""The command-line contract, run as a real subprocess like scripts and agents do."""
+"""The command-line contract, run in-process through ``main(argv)`` (tests/cli_runner.py);
+tests/test_cli_contract.py runs the same contract as a real subprocess like scripts and agents do."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import CliResult, invoke
 
 from madohub_memory.cli import build_parser
 
 
-def run(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MADOHUB_DB": str(db)}
-    proc = subprocess.run(
-        [sys.executable, "-m", "madohub_memory", *args], capture_output=True, text=True, env=env, timeout=120
-    )
+def run(db: Path, *args: str, check: bool = True) -> CliResult:
+    proc = invoke(*args, env={**os.environ, "MADOHUB_DB": str(db)})
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc

@@ -17,6 +17,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from cli_runner import CliResult, invoke
 
 from madohub_memory.core.errors import UserError
 from madohub_memory.services import Services
@@ -27,9 +28,8 @@ APPLICATION_ID = 0x4D484D4D  # "MHMM" (store/open_checks.py)
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _cli(db: Path, *args: str, **kwargs) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "madohub_memory", *args, "--db", str(db)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300, **kwargs)
+def _cli(db: Path, *args: str, **kwargs) -> CliResult:
+    return invoke(*args, "--db", str(db), cwd=ROOT, **kwargs)
 
 
 def _mode(path: Path) -> int:
@@ -98,9 +98,7 @@ def test_a_newer_schema_is_refused_with_one_sentence(db_path: Path) -> None:
                                      ["export", "out.jsonl"], ["doctor"]])
 def test_read_commands_never_create_a_database(tmp_path: Path, command: list[str]) -> None:
     missing = tmp_path / "typo" / "memroy.db"
-    run = subprocess.run([sys.executable, "-m", "madohub_memory", *command, "--db", str(missing)],
-                         capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                         timeout=300)
+    run = invoke(*command, "--db", str(missing), cwd=tmp_path)
     assert run.returncode == 1 and "There is no database at" in run.stderr
     assert not (tmp_path / "typo").exists()
 

@@ -1,4 +1,5 @@
-"""``madohub-memory ingest`` and ``turn`` as a user runs them: real subprocesses, exit codes 0/3/1."""
+"""``madohub-memory ingest`` and ``turn`` as a user runs them, exit codes 0/3/1: in-process through
+``main(argv)`` (tests/cli_runner.py); the progress bar on a terminal in a real subprocess."""
 
 from __future__ import annotations
 
@@ -9,15 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import CliResult, invoke
 from test_ingest_helpers import SESSION, small_session, write_jsonl
 
 
-def run(db: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MADOHUB_DB": str(db)}
-    return subprocess.run(
-        [sys.executable, "-m", "madohub_memory", *args], capture_output=True, text=True,
-        input=stdin, env=env, timeout=180,
-    )
+def run(db: Path, *args: str, stdin: str | None = None) -> CliResult:
+    return invoke(*args, env={**os.environ, "MADOHUB_DB": str(db)}, input=stdin)
 
 
 @pytest.fixture

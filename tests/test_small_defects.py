@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runner import CliResult, invoke
 
 from madohub_memory.core.errors import UserError, ValidationError
 from madohub_memory.core.text import clean_text
@@ -21,9 +22,8 @@ from madohub_memory.services import Services
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "madohub_memory", *args, "--db", str(db)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+def _cli(db: Path, *args: str) -> CliResult:
+    return invoke(*args, "--db", str(db), cwd=ROOT)
 
 
 def _mcp_exchange(db: Path, lines: list[str], replies: int) -> list[dict]:

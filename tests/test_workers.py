@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from cli_runner import invoke
 from test_ingest_helpers import (
     SESSION,
     PreferenceExtractor,
@@ -185,8 +186,7 @@ def test_worker_once_cli(db_path: Path, tmp_path: Path) -> None:
     env = {**os.environ, "MADOHUB_DB": str(db_path)}
     with Services.open(db_path) as svc:
         svc.settings.set("workers.watch_paths", [str(tmp_path / "none")])
-    done = subprocess.run([sys.executable, "-m", "madohub_memory", "worker", "--once", "--json"],
-                          capture_output=True, text=True, env=env, timeout=120)
+    done = invoke("worker", "--once", "--json", env=env)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert [r["name"] for r in data["results"]] == ["drain", "watch", "sweep", "backup"]

@@ -4,12 +4,10 @@ turns a working directory into a ``workspace:``: the reader, decision capture an
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import CliResult, invoke
 from test_ingest_helpers import SESSION, cc_assistant, cc_user, text, write_jsonl
 
 from madohub_memory.core.errors import ValidationError
@@ -18,9 +16,8 @@ from madohub_memory.services import Services
 CLIENT_CWD = "/home/ana/clients/acme-2024/backend"
 
 
-def _cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "madohub_memory", *args, "--db", str(db)],
-                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+def _cli(db: Path, *args: str) -> CliResult:
+    return invoke(*args, "--db", str(db))
 
 
 def _session(path: Path, cwd: str) -> Path:
