@@ -9,16 +9,18 @@ EXTRAS ?= test
 comma := ,
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: run test venv system-deps lint bench translations package clean
+.PHONY: run test venv system-deps lint bench translations translations-extract lock lock-check package clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements/lock.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	@# torch only comes with the [minilm] extra: then the CPU wheel goes first, so that
 	@# sentence-transformers finds it satisfied and nothing pulls a multi-GB GPU build.
 	@case ",$(EXTRAS)," in *,minilm,*) echo "$(PIP) install torch==2.13.0 (CPU)"; \
 		$(PIP) install --quiet torch==2.13.0;; esac
-	$(PIP) install --quiet -e '.[$(EXTRAS)]'
+	@# the tested versions (requirements/lock.txt, `make lock`) as constraints: a new release
+	@# on PyPI changes nothing here until the lock is regenerated.
+	$(PIP) install --quiet -c requirements/lock.txt -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -28,6 +30,24 @@ system-deps:
 
 translations: $(STAMP)
 	$(PY) scripts/build_translations.py
+
+# requirements/lock.txt: every package madohub-memory[test] needs, at the version installed
+# in .venv (scripts/lock.py). After an upgrade in .venv and a test run: `make lock`.
+# `make lock-check` (run by .ci/run) fails when .venv and the lock disagree.
+lock: $(STAMP)
+	$(PY) scripts/lock.py
+
+lock-check: $(STAMP)
+	$(PY) scripts/lock.py --check
+
+# Every tr() text of the dashboard and every error template (scripts/error_templates.py)
+# into the Chinese .ts: new texts arrive unfinished for a translator, texts gone from the code
+# stay as "vanished" (no translation is lost), no line numbers (no churn when code moves).
+# Then translate the unfinished entries and `make translations` compiles the .qm.
+translations-extract: $(STAMP)
+	$(PY) scripts/error_templates.py --lupdate-source build/translations/error_templates_tr.py
+	$(VENV)/bin/pyside6-lupdate -silent -extensions py -locations none \
+		madohub_memory/gui build/translations/error_templates_tr.py -ts resources/translations/madohub_zh_CN.ts
 
 run: venv system-deps translations
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
