@@ -54,9 +54,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheels = list(work.glob("madohub_memory-*.whl"))
     assert len(wheels) == 1
     env_dir = work / "venv"
-    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    # The new venv gets no pip of its own: this environment's pip installs into it (--python),
+    # which saves ensurepip; --no-compile leaves the .pyc to the first import. ~25 s -> ~8 s.
+    venv.EnvBuilder(with_pip=False, clear=True).create(env_dir)
     install = subprocess.run(
-        [str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheels[0])],
+        [sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install", "--quiet",
+         "--no-compile", str(wheels[0])],
         capture_output=True, text=True, timeout=1500, env=_clean_env(work),
     )
     assert install.returncode == 0, install.stderr[-3000:]
