@@ -1,5 +1,6 @@
-"""Shared fixtures: a fresh database file per test, a settable clock, the CLI runner, a
-migrated template database copied for property tests, and the Hypothesis profiles.
+"""Shared fixtures: a fresh database file per test (a copy of a template migrated once per
+run), a settable clock, the dev evaluation data, and the Hypothesis profiles. The CLI run
+in-process is tests/cli_runner.py.
 
 Hypothesis profiles: ``dev`` (the default: a few examples per property, for the edit-test
 loop) and ``ci`` (the thorough one; chosen by ``MADOHUB_HYPOTHESIS_PROFILE=ci``, which
@@ -48,8 +49,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def svc(db_path: Path, clock: Clock) -> Iterator[Services]:
-    services = Services.open(db_path, clock)
+def svc(db_path: Path, clock: Clock, migrated_template: Path) -> Iterator[Services]:
+    services = Services.open(copy_template(migrated_template, db_path), clock)
     yield services
     services.close()
 
@@ -62,23 +63,29 @@ def eval_dev() -> Path:
 
 
 @pytest.fixture(scope="session")
-def fresh_db(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
-    """``fresh_db(folder)``: a new database file in ``folder``, every migration applied.
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database file with every migration applied, made once per run.
 
-    Property tests need hundreds of fresh files; creating and migrating each costs ~60 ms,
-    so a template is migrated once per run and copied (~3 ms). A copy is private like a new
-    file and gets its own index id: process-wide caches are keyed by it, and two examples
-    must never share one."""
+    Creating and migrating a file costs ~60 ms; a copy ~3 ms. The ``svc`` fixture and the
+    property tests (hundreds of fresh files) start from copies; tests about creating,
+    migrating or refusing a file open their own."""
     template = tmp_path_factory.mktemp("template") / "migrated.db"
     Services.open(template).close()
     assert not template.with_name(template.name + "-wal").exists()  # one self-contained file
+    return template
 
-    def copy(folder: Path) -> Path:
-        target = folder / "m.db"
-        shutil.copyfile(template, target)
-        target.chmod(0o600)
-        with closing(sqlite3.connect(target)) as conn, conn:
-            conn.execute("UPDATE recall_state SET value = ? WHERE key = 'index_id'", (os.urandom(16).hex(),))
-        return target
 
-    return copy
+def copy_template(template: Path, target: Path) -> Path:
+    """``target``, a private copy of the migrated template with its own index id: process-wide
+    caches are keyed by it, and two databases must never share one."""
+    shutil.copyfile(template, target)
+    target.chmod(0o600)
+    with closing(sqlite3.connect(target)) as conn, conn:
+        conn.execute("UPDATE recall_state SET value = ? WHERE key = 'index_id'", (os.urandom(16).hex(),))
+    return target
+
+
+@pytest.fixture(scope="session")
+def fresh_db(migrated_template: Path) -> Callable[[Path], Path]:
+    """``fresh_db(folder)``: a new database file in ``folder``, every migration applied."""
+    return lambda folder: copy_template(migrated_template, folder / "m.db")
