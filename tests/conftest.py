@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The dashboard keeps window state and the interface language in QSettings and the default
+# database under the user data dir: tests get their own, never the person's running them.
+_SANDBOX = tempfile.mkdtemp(prefix="madohub-tests-")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_SANDBOX, "config")
+os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
+os.environ.pop("MADOHUB_DB", None)
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.services import Services
