@@ -40,8 +40,11 @@ run: venv system-deps translations
 test: venv system-deps translations
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
+# ruff over everything; mypy over the package (strict for core, store and services, gradual
+# elsewhere: [tool.mypy] in pyproject.toml).
 lint: venv
 	$(VENV)/bin/ruff check madohub_memory tests bench packaging scripts
+	$(VENV)/bin/mypy
 
 # The PyInstaller one-folder app, then a run of the frozen binary: dashboard screenshot,
 # --version, recall and the MCP tool list; prints its size and times as JSON.

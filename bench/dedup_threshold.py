@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from madohub_memory.recall.embeddings import get_embedder
-from madohub_memory.services.semantic_dedup import compatible, to_blob
+from madohub_memory.recall.embeddings import get_embedder, to_blob
+from madohub_memory.services.semantic_dedup import compatible
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 
@@ -178,7 +178,7 @@ def scale_bench(sizes: list[int], rng: random.Random) -> list[dict[str, Any]]:
     from madohub_memory.core.clock import Clock
     from madohub_memory.core.types import CandidateDraft
     from madohub_memory.services import Services
-    from madohub_memory.store import embeddings_dedup
+    from madohub_memory.store import embeddings
 
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "sigma", "omega", "red", "green", "blue", "cyan", "amber", "river", "mountain", "forest", "desert", "ocean", "python", "rust", "go", "java", "kotlin", "swift"]
     results = []
@@ -196,8 +196,8 @@ def scale_bench(sizes: list[int], rng: random.Random) -> list[dict[str, Any]]:
                         "INSERT INTO candidates (content, kind, namespace, source, confidence, status,"
                         " fingerprint, created_at, updated_at) VALUES (?, 'fact', 'persona:default',"
                         " 'turn', 0.5, 'pending', ?, 'x', 'x')", (text, f"fp{i}"))
-            embeddings_dedup.save(svc.store, "candidate",
-                                  [(i + 1, f"fp{i}", to_blob(vecs[i])) for i in range(n)], "use-multilingual")
+            embeddings.put(svc.store, "candidate", "use-multilingual",
+                           [(i + 1, f"fp{i}", to_blob(vecs[i])) for i in range(n)])
             t0 = time.perf_counter()
             svc.review.submit(CandidateDraft(texts[n], "fact", source="turn"))  # loads the partition
             first = time.perf_counter() - t0

@@ -42,11 +42,7 @@ class _EncodeTimer:
         self.texts = 0
 
     def install(self, svc) -> None:
-        try:
-            from madohub_memory.services.semantic_dedup import index_for
-        except ImportError:
-            return
-        index = index_for(svc.store, svc.settings.get("embedding.model"))
+        index = svc.recall.vectors()
         original = index.embedder.encode
 
         def timed(texts):

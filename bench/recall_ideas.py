@@ -36,9 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _recall_common import EVAL_DEV
 from _recall_data import LOADERS, Question
 
-from madohub_memory.recall import temporal, tokenize
+from madohub_memory.recall import temporal
 from madohub_memory.recall.embeddings import get_embedder
 from madohub_memory.recall.ranking import word_count
+from madohub_memory.store import fts_text
 
 KS = (1, 5, 10)
 TRAIN = ("conv-26", "conv-44")
@@ -56,7 +57,7 @@ class Data:
         self.Q = self.embed([q.text for q in self.qs], model)
         self.toks = fts_tokens([it["content"] for it in self.items])
         # A quoted query term goes through FTS5's tokenizer only (no Chinese segmentation).
-        self.qterms = [[t for term in tokenize.query_terms(q.text) for t in fts_tokens([term], segment=False)[0]]
+        self.qterms = [[t for term in fts_text.query_terms(q.text) for t in fts_tokens([term], segment=False)[0]]
                        for q in self.qs]
         self.index(self.toks)
         self.ns = np.array([it["namespace"] for it in self.items])
@@ -152,12 +153,12 @@ def _asked(q: Question, data: Data) -> date:
 
 def fts_tokens(texts: list[str], segment: bool = True) -> list[list[str]]:
     """The tokens the product's FTS5 index stores for each text (porter unicode61, Chinese
-    segmented by ``tokenize.index_text`` unless ``segment`` is false)."""
+    segmented by ``fts_text.index_text`` unless ``segment`` is false)."""
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2')")
     conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
     conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)",
-                     [(i + 1, tokenize.index_text(x) if segment else x) for i, x in enumerate(texts)])
+                     [(i + 1, fts_text.index_text(x) if segment else x) for i, x in enumerate(texts)])
     out: list[list[str]] = [[] for _ in texts]
     for term, doc, _col, _off in conn.execute("SELECT term, doc, col, offset FROM v ORDER BY doc, offset"):
         out[doc - 1].append(term)
@@ -268,7 +269,7 @@ def statement(text: str) -> str:
 
 
 def keywords(text: str) -> str:
-    return " ".join(tokenize.query_terms(text)) or text
+    return " ".join(fts_text.query_terms(text)) or text
 
 
 def rewritten(how: Callable[[str], str], mix: float = 1.0) -> Callable[[Data, int], np.ndarray]:

@@ -34,7 +34,7 @@ from _common import peak_rss_mb, print_report, rss_mb, summary_ms
 from _recall_common import load_approved
 
 from madohub_memory.core.clock import Clock
-from madohub_memory.recall import vector_index
+from madohub_memory.recall import vector_cache
 from madohub_memory.services import Services
 
 SUBJECTS = ["The user", "The team", "Our API", "The build", "The staging server", "The mobile app",
@@ -108,7 +108,7 @@ def main() -> int:
             loaded += 50
         report["bulk_store_insert_s"] = round(load_s, 2)
         report["embed_all_s"] = round(embed_s, 2)
-        vector_index._indexes.clear()
+        vector_cache.forget_all()
         started = time.perf_counter()
         svc.recall.index()
         report["index_load_s"] = round(time.perf_counter() - started, 2)

@@ -38,8 +38,8 @@ from _recall_common import EVAL_DEV, load_approved
 from _recall_data import LOADERS, Question
 
 from madohub_memory.core.clock import Clock, parse_iso, to_iso
-from madohub_memory.recall import tokenize
 from madohub_memory.services import Services
+from madohub_memory.store import fts_text
 from madohub_memory.store import memories as memory_rows
 from madohub_memory.store import recall as recall_rows
 
@@ -151,7 +151,7 @@ def _trigram(svc: Services, questions: list[Question], by_id: dict[int, Any]) ->
     hits = {k: 0 for k in KS}
     for q in questions:
         grams = {run[i : i + 3] for run in re.findall(r"[^\W_]+", q.text) for i in range(max(1, len(run) - 2))}
-        match = tokenize.match_expression(sorted(g for g in grams if len(g) >= 3))
+        match = fts_text.match_expression(sorted(g for g in grams if len(g) >= 3))
         found = [mid for mid, _ in recall_rows.trigram_search(svc.store, match, 200)] if match else []
         found = [mid for mid in found if by_id[mid]["namespace"] == q.namespace][: max(KS)]
         for k in KS:

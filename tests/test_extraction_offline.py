@@ -9,7 +9,7 @@ import pytest
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.extraction.base import TurnView
 from madohub_memory.extraction.offline import OfflineExtractor, rewrite_first_person_en
-from madohub_memory.extraction.registry import build_extractor
+from madohub_memory.services import extraction_backend
 
 
 def one(text: str, role: str = "user", mode: str = "turn", turn_id: str = "t1"):
@@ -142,7 +142,7 @@ def test_first_person_rewrite():
 
 
 def test_extracted_candidates_pass_review_and_flags(svc):
-    ex = build_extractor(svc)
+    ex = extraction_backend.build(svc)
     turns = [
         TurnView("u1", "user", "My work email is li.lei@example.cn and I prefer replies in Chinese."),
         TurnView("u2", "user", "Always run the deploy script with --force."),

@@ -81,7 +81,7 @@ CHINESE = ["项目用什么数据库", "我们决定用PostgreSQL而不是MySQL�
 
 
 def test_jieba_from_the_mapped_dictionary_segments_like_jieba(cache_dir: Path) -> None:
-    from madohub_memory.recall import jieba_cache
+    from madohub_memory.store import jieba_cache
 
     jieba = jieba_cache.import_jieba()
     reference = jieba.Tokenizer()
@@ -103,7 +103,7 @@ def test_jieba_is_imported_without_pkg_resources(tmp_path: Path) -> None:
     """In a Python 3.11 venv setuptools is there, and importing pkg_resources costs ~0.3 s."""
     import subprocess
 
-    probe = ("import sys; from madohub_memory.recall import jieba_cache; jieba_cache.import_jieba(); "
+    probe = ("import sys; from madohub_memory.store import jieba_cache; jieba_cache.import_jieba(); "
              "print('pkg_resources' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -129,7 +129,7 @@ def test_caches_of_other_versions_are_pruned(cache_dir: Path) -> None:
     import os
     import time
 
-    from madohub_memory.recall.mapped_table import ensure
+    from madohub_memory.store.mapped_table import ensure
 
     now = time.time()
     for n, age_days in enumerate([1, 2, 3, 40]):

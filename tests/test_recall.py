@@ -192,7 +192,7 @@ def test_vector_index_incremental_equals_full_rebuild(svc: Services) -> None:
     identical (as a mapping id -> vector) to one rebuilt from the database."""
     import numpy as np
 
-    from madohub_memory.recall import vector_index
+    from madohub_memory.recall import vector_cache
 
     first = approved(svc, "Seed memory about gardening")
     index = svc.recall.index()
@@ -207,7 +207,7 @@ def test_vector_index_incremental_equals_full_rebuild(svc: Services) -> None:
     svc.memories.delete(5)
     index = svc.recall.index()
     live = {int(index.ids[p]): index.matrix[p].copy() for p in range(len(index))}
-    vector_index._indexes.clear()
+    vector_cache.forget_all()
     rebuilt = svc.recall.index()
     fresh = {int(rebuilt.ids[p]): rebuilt.matrix[p] for p in range(len(rebuilt))}
     assert set(live) == set(fresh) and len(live) == 1099

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from madohub_memory.core.types import CandidateDraft
-from madohub_memory.services.semantic_dedup import compatible, index_for
-from madohub_memory.store import embeddings_dedup
+from madohub_memory.recall.vector_cache import vector_cache
+from madohub_memory.services.semantic_dedup import compatible
+from madohub_memory.store import embeddings
 
 
 def submit(svc, text, kind="preference", namespace=None, turn="t1"):
@@ -83,14 +84,14 @@ def test_vectors_are_stored_by_id_and_model_and_reused(svc, db_path, clock):
     submit(svc, "用户喜欢在周末去爬山。")
     submit(svc, "用户养了一只橘猫。")
     submit(svc, "用户周末喜欢爬山。")  # matched, and the index picked up the first two rows
-    assert embeddings_dedup.count(svc.store) >= 2
-    rows = svc.store.query("SELECT DISTINCT model FROM dedup_embeddings")
+    assert embeddings.count(svc.store) >= 2
+    rows = svc.store.query("SELECT DISTINCT model FROM embeddings")
     assert [r[0] for r in rows] == ["use-multilingual"]
     # A second process-like opening rebuilds its matrix from the stored vectors.
     with Services.open(db_path, clock) as other:
-        index = index_for(other.store, "use-multilingual")
+        index = vector_cache(other.store, "use-multilingual").groups
         assert submit(other, "用户平时周末爱去爬山。").outcome == "seen_again"
-        assert index.partitions[("persona:default", "preference")].size >= 2
+        assert index.groups[("persona:default", "preference")].size >= 2
 
 
 def test_deleted_memory_is_not_reinforced(svc):
@@ -106,7 +107,7 @@ def test_prime_embeds_a_batch_that_submit_then_reuses(svc):
 
     texts = ["用户喜欢在周末去爬山。", "User prefers pnpm over npm.", "   "]
     assert prime(svc, texts) == 2
-    index = index_for(svc.store, "use-multilingual")
-    assert "用户喜欢在周末去爬山。" in index._texts
+    index = vector_cache(svc.store, "use-multilingual")
+    assert index.cached("用户喜欢在周末去爬山。")
     assert submit(svc, texts[0]).outcome == "new"
     assert submit(svc, "用户周末喜欢爬山。").outcome == "seen_again"

@@ -60,10 +60,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = common_parser()
     for name in [only] if only else COMMAND_MODULES:
-        module_name = f"{__name__}.{name}_cmd"
-        if importlib.util.find_spec(module_name) is None:
-            continue
-        importlib.import_module(module_name).register(subparsers, common)
+        importlib.import_module(f"{__name__}.{name}_cmd").register(subparsers, common)
     parser.commands = sorted(subparsers.choices)  # type: ignore[attr-defined]
     return parser
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from madohub_memory.cli.output import emit, open_services, table
 from madohub_memory.core.errors import StorageError
-from madohub_memory.store import default_db_path
+from madohub_memory.core.paths import default_db_path
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -22,7 +22,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from madohub_memory.store import default_db_path
+from madohub_memory.core.paths import default_db_path
 
 MAX_EVENT_BYTES = 1_000_000
 LOG_MAX_BYTES = 1_000_000

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import asdict
-from typing import Any
 
 from madohub_memory.cli.output import emit, open_services, positive_id, table
 from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.types import SubmitResult
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.store.liveness import terminal_session
 
@@ -59,15 +59,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=_undo)
 
 
-def _submit_result(args: argparse.Namespace, result: Any) -> None:
-    data = asdict(result)
-    messages = {
-        "new": f"queued candidate {result.candidate_id} for review",
-        "seen_again": f"candidate {result.candidate_id} seen again",
-        "suppressed": f"equivalent to rejected candidate {result.candidate_id}: counted, not re-proposed",
-        "reinforced": f"equivalent to memory {result.memory_id}: reinforced",
-    }
-    emit(args, data, messages[result.outcome])
+def _submit_result(args: argparse.Namespace, result: SubmitResult) -> None:
+    emit(args, asdict(result), result.sentence())
 
 
 def _add(args: argparse.Namespace) -> int:

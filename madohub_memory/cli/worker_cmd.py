@@ -8,7 +8,7 @@ import threading
 from typing import Any
 
 from madohub_memory.cli.output import emit, open_services
-from madohub_memory.store import default_db_path
+from madohub_memory.core.paths import default_db_path
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -29,6 +29,7 @@ import string
 from collections.abc import Iterable
 from typing import Any
 
+from madohub_memory.core.cjk import CJK_RANGES
 from madohub_memory.core.secret_tokens import card_spans, token_spans
 
 MASK = "[REDACTED]"
@@ -177,7 +178,7 @@ _STEM = re.compile(
 )
 _NAME_CHARS = re.compile(r"[\w.\-]*$")
 _NAME_REST = re.compile(r"[\w.\-]*")
-_CJK_NAME_BEFORE = re.compile(r"[\u4e00-\u9fff]{0,6}$")
+_CJK_NAME_BEFORE = re.compile(f"[{CJK_RANGES}]{{0,6}}$")
 _FILE_NAME = re.compile(r"(?i)\.(?:exs?|py|pyc|ts|tsx|js|jsx|mjs|json|ya?ml|txt|md|rb|go|rs|java|kt|cs|php|"
                         r"env|toml|ini|cfg|conf|pem|key|crt|csr|p12|sh|html|lock|sql|log|swift|c|h|cpp)$")
 # What comes between a name and its value.
@@ -207,7 +208,8 @@ def _assignment_spans(text: str, lowered: str) -> Iterable[Span]:
             name_start = start - len(found.group(0) if found else "")
             if name_start > 0 and text[name_start - 1] == "\\" and text[name_start] in "ntr":
                 name_start += 1  # an escaped newline before the name: "\npassword = …" in a repr or JSON
-            name_end = _NAME_REST.match(text, end).end()
+            rest = _NAME_REST.match(text, end)
+            name_end = rest.end() if rest else end
         sep = _SEPARATOR.match(text, name_end)
         if not sep:
             continue

@@ -6,6 +6,7 @@ import hashlib
 import re
 import unicodedata
 
+from madohub_memory.core.cjk import count_cjk
 from madohub_memory.core.errors import ValidationError, shown
 from madohub_memory.core.vocab import MAX_CONTENT_CHARS
 
@@ -78,3 +79,9 @@ def first_line(text: str, limit: int = 160) -> str:
 
 __all__ = ["clean_text", "fingerprint", "first_line", "normalise_for_fingerprint", "replace_surrogates",
            "shown", "validate_content"]
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-agnostic estimate: one token per Chinese character, four other characters per token."""
+    cjk = count_cjk(text)
+    return cjk + (len(text) - cjk + 3) // 4

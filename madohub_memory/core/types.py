@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+Mode = Literal["turn", "compaction"]  # which extraction pass a span of turns goes through
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """A stored turn as an extractor sees it (the extractor contract: :mod:`madohub_memory.extraction.base`)."""
+
+    id: str
+    role: str
+    content: str
+    conversation_id: str = ""
+    created_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -32,6 +45,18 @@ class SubmitResult:
     candidate_id: int
     memory_id: int | None = None
     auto_approved: bool = False
+
+    def sentence(self) -> str:
+        """What happened, in the words the CLI prints and the MCP server hands the agent."""
+        return OUTCOME_SENTENCES[self.outcome].format(candidate_id=self.candidate_id, memory_id=self.memory_id)
+
+
+OUTCOME_SENTENCES = {
+    "new": "queued candidate {candidate_id} for review",
+    "seen_again": "an equivalent candidate ({candidate_id}) is already waiting for review; it was counted",
+    "suppressed": "an equivalent candidate ({candidate_id}) was rejected before; it was counted, not re-proposed",
+    "reinforced": "an equivalent approved memory ({memory_id}) exists; it was reinforced",
+}
 
 
 @dataclass
@@ -76,3 +101,12 @@ class Memory:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """What a new candidate matched (semantic or by fingerprint): an active memory, or a
+    candidate in some status."""
+
+    memory: dict[str, Any] | None = None
+    candidate: dict[str, Any] | None = None

@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from madohub_memory.core.cjk import CJK_RANGES, is_cjk
+
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
 
 LABEL_WEIGHT = 2.0
@@ -27,7 +29,7 @@ MIN_COSINE = 0.4
 MIN_COSINE_LEAD = 0.15
 NEGATION_REACH = 3  # words after a negator that it covers
 
-_WORD = re.compile(r"[a-z0-9]+(?:[-_'][a-z0-9]+)*|[\u3400-\u9fff]+")
+_WORD = re.compile(rf"[a-z0-9]+(?:[-_'][a-z0-9]+)*|[{CJK_RANGES}]+")
 _CLAUSE = re.compile(r"[,;.!?，；。！？、\n]+|\bbut\b|但是|不过")
 _NEGATORS = {"not", "no", "never", "don't", "dont", "doesn't", "didn't", "without", "nor", "neither",
              "instead", "avoid", "stop"}
@@ -60,7 +62,7 @@ def _stem(word: str) -> str:
 def _tokens(text: str) -> list[str]:
     out: list[str] = []
     for raw in _WORD.findall(text.lower()):
-        if "\u3400" <= raw[0] <= "\u9fff":
+        if is_cjk(raw[0]):
             pairs = [raw[i:i + 2] for i in range(len(raw) - 1)] or [raw]
             out.extend(p for p in pairs if p not in _CJK_STOP)
         elif raw not in _STOP:
@@ -86,7 +88,7 @@ def _signed_tokens(answer: str) -> tuple[list[tuple[str, int]], bool]:
     for clause in _CLAUSE.split(answer.lower()):
         clause = _NEGATOR_PHRASES.sub(" not ", clause)
         for chunk in _WORD.findall(clause):
-            if not "\u3400" <= chunk[0] <= "\u9fff":
+            if not is_cjk(chunk[0]):
                 continue
             negator = next((n for n in _CJK_NEGATORS if n in chunk), None)
             if negator is None:
@@ -98,7 +100,7 @@ def _signed_tokens(answer: str) -> tuple[list[tuple[str, int]], bool]:
             signed.extend((t, -1) for t in _tokens(after))
         reach = 0
         for raw in _WORD.findall(clause):
-            if "\u3400" <= raw[0] <= "\u9fff":
+            if is_cjk(raw[0]):
                 continue
             if raw in _NEGATORS:
                 reach = NEGATION_REACH

@@ -10,21 +10,11 @@ standalone statement, with kind, namespace (``None`` = active persona), confiden
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Protocol
 
-from madohub_memory.core.types import CandidateDraft
+from madohub_memory.core.types import CandidateDraft, Mode, TurnView
 
-Mode = Literal["turn", "compaction"]
-
-
-@dataclass(frozen=True)
-class TurnView:
-    id: str
-    role: str
-    content: str
-    conversation_id: str = ""
-    created_at: str | None = None
+__all__ = ["Extractor", "Mode", "TurnView"]
 
 
 class Extractor(Protocol):

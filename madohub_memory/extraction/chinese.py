@@ -84,7 +84,7 @@ def pick_zh(text: str, assistant: bool) -> list[Pick]:
         found = _ZH_FIRST.search(sentence)
         cue = kind_of(sentence, _CUE_ZH)
         # the user as subject ("我…", "最近我…"), not only as an object ("这让我…")
-        first = bool(found) and (found.start() <= 4 or cue is not None)
+        first = found is not None and (found.start() <= 4 or cue is not None)
         if assistant:
             if cue is None or cue[0] != "postmortem":
                 continue

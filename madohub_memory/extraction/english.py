@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from madohub_memory.extraction.rewrite import STOP_WORDS as _STOP
 from madohub_memory.extraction.rewrite import rewrite_first_person_en
@@ -289,7 +290,7 @@ def sentences_en(text: str) -> list[dict]:
         low = sentence.lower()
         cue = kind_of(low, _CUE_EN)
         words = _content_words(sentence)
-        feat = {
+        feat: dict[str, Any] = {
             "sentence": sentence,
             "question": question,
             "chars": len(raw),

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 
+from madohub_memory.core.cjk import CJK_CHAR
 from madohub_memory.extraction.instruction_cues import CO_CUES, EN_CUES, NEG, CoCue, Cue
 from madohub_memory.extraction.instruction_cues_zh import ZH_CO_CUES, ZH_CUES
 
@@ -47,7 +48,7 @@ _GATE = re.compile(
     r"\b(?:is|are|gets?|being)\s+merged\b|(?:审核|审查|review|批准|同意|CI|ci|测试)(?:通过)?(?:后|之后)(?:才|再)?|才能|之前必须|必须先|需要先"
 )
 _WORD = re.compile(r"[a-z_]+")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CJK = CJK_CHAR
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
 
 

@@ -73,12 +73,6 @@ class RetryPolicy:
     max_retry_after: float = 60.0  # a longer Retry-After pauses extraction instead of waiting
 
 
-def estimate_tokens(text: str) -> int:
-    """One token per Chinese character, four other characters per token (model-agnostic)."""
-    cjk = sum(1 for ch in text if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
-    return cjk + (len(text) - cjk + 3) // 4
-
-
 def with_retries(
     attempt: Callable[[], T],
     policy: RetryPolicy,

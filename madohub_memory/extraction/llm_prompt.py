@@ -129,6 +129,6 @@ def validate_item(
         log.warning("LLM extractor: dropped an item (%s): %.200r", problem, item)
         return None
     return CandidateDraft(
-        content=clean_text(content), kind=kind, namespace=(f"persona:{persona}" if persona else None) if scope == "persona" else namespace,
-        source=mode, confidence=float(confidence), turn_ids=tuple(dict.fromkeys(turn_ids)),
+        content=clean_text(str(content)), kind=str(kind), namespace=(f"persona:{persona}" if persona else None) if scope == "persona" else namespace,
+        source=mode, confidence=float(confidence), turn_ids=tuple(dict.fromkeys(turn_ids or ())),
     )

@@ -16,13 +16,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol
 
+from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.extraction.base import Extractor, Mode, TurnView
 from madohub_memory.extraction.limits import (
     Budget,
     RetryPolicy,
     UnlimitedBudget,
-    estimate_tokens,
     with_retries,
 )
 from madohub_memory.extraction.llm_prompt import (

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
@@ -130,7 +131,7 @@ class OfflineExtractor:
             zh = any(t.role == "user" and len(_CJK.findall(t.content[:400])) >= max(2, len(t.content[:400]) // 8)
                      for t in turns)
             subject = self.subject_zh if zh else self.subject
-            found_all = [*root_causes(turns), *question_answers(turns, subject, zh), *project_routines(turns, zh),
+            found_all: list[Any] = [*root_causes(turns), *question_answers(turns, subject, zh), *project_routines(turns, zh),
                          *milestones(turns), *caught_mistakes(turns)]
             for found in found_all:
                 turn = next(t for t in turns if t.id == found.turn_id)

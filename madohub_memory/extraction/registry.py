@@ -32,8 +32,6 @@ def build_extractor(
     """
     from madohub_memory.extraction.offline import OfflineExtractor
 
-    if not isinstance(values, Mapping) and hasattr(values, "settings"):  # older callers passed Services
-        values = {key: values.settings.get(key) for key in BACKEND_KEYS}
     backend = values.get("extraction.backend", "offline")
     offline = OfflineExtractor(persona=str(values.get("persona") or "default"))
     if backend not in ("llm", "claude-code"):

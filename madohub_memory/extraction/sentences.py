@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CJK = re.compile(r"[\u3400-\u9fff]")
+from madohub_memory.core.cjk import CJK_CHAR
+
+CJK = CJK_CHAR  # one Chinese character (the pickers count them)
 
 
 @dataclass(frozen=True)

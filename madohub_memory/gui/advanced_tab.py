@@ -9,7 +9,6 @@ embedding model is switched only after a confirmation (it re-embeds every memory
 
 from __future__ import annotations
 
-import importlib.util
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -44,17 +43,6 @@ from madohub_memory.gui.worker import DbWorker, collection_op, query_op
 from madohub_memory.gui.workspace_map_box import WorkspaceMapBox
 from madohub_memory.services import extraction_backend
 from madohub_memory.services.changes import OpChanges
-
-
-def has_jobs() -> bool:
-    return importlib.util.find_spec("madohub_memory.services.jobs") is not None
-
-
-def _job_rows(status: Any) -> list[dict[str, Any]]:
-    """Accept ``{name: info}`` or ``[info, ...]`` from ``svc.jobs.status()``."""
-    if isinstance(status, dict):
-        return [{"name": k, **(v if isinstance(v, dict) else {"state": v})} for k, v in status.items()]
-    return [dict(s) if isinstance(s, dict) else {"name": str(s)} for s in status or []]
 
 
 class AdvancedTab(QWidget):
@@ -177,8 +165,8 @@ class AdvancedTab(QWidget):
             spin.setMaximumWidth(180)
         for combo in (self.embedding, self.language):
             combo.setMaximumWidth(420)
-        for box in (auto, queue, self.extraction, self.projects, embedding, ui, jobs, data):
-            column.addWidget(box)
+        for group in (auto, queue, self.extraction, self.projects, embedding, ui, jobs, data):
+            column.addWidget(group)
         column.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -193,14 +181,8 @@ class AdvancedTab(QWidget):
 
     def reload(self) -> None:
         def load(ctx: Any) -> dict[str, Any]:
-            result: dict[str, Any] = {"settings": ctx.svc.settings.all(), "jobs": None, "jobs_error": None,
-                                      "usage": extraction_backend.usage_today(ctx.svc)}
-            if has_jobs():
-                try:
-                    result["jobs"] = _job_rows(ctx.svc.jobs.status())
-                except Exception as exc:  # the jobs family is optional; show why it is not there
-                    result["jobs_error"] = str(exc)
-            return result
+            return {"settings": ctx.svc.settings.all(), "jobs": ctx.svc.jobs.status(),
+                    "usage": extraction_backend.usage_today(ctx.svc)}
 
         query_op(self.worker, load, self._loaded, self.worker.error.emit)
 
@@ -245,13 +227,8 @@ class AdvancedTab(QWidget):
         self.settings_loaded.emit(s)
 
     def _show_jobs(self, result: dict[str, Any]) -> None:
-        rows = result.get("jobs")
+        rows = result["jobs"]
         self.jobs.setRowCount(0)
-        if rows is None:
-            self.jobs_note.setText(result.get("jobs_error") or self.tr(
-                "Background jobs run in `madohub-memory worker`; start it to see their status here."))
-            self.run_now.setEnabled(False)
-            return
         self.jobs_note.setText(self.tr("%1 jobs").replace("%1", str(len(rows))))
         self.run_now.setEnabled(bool(rows))
         for r in rows:

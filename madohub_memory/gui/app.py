@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 from madohub_memory.core.errors import UserError
 
@@ -17,7 +18,7 @@ def database_path(args: argparse.Namespace) -> Path:
         from madohub_memory.services.demo import create_demo_db
 
         return create_demo_db()
-    from madohub_memory.store import default_db_path
+    from madohub_memory.core.paths import default_db_path
 
     return Path(args.db) if args.db else default_db_path()
 
@@ -29,7 +30,7 @@ def create_app(lang: str | None = None):
 
     from madohub_memory.gui.i18n import icon, install_language, resolve_language, stylesheet
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setApplicationName("MadoHub Memory")
     app.setOrganizationName("MadoHub")
     app.setDesktopFileName("io.madohub.Memory")
@@ -77,8 +78,8 @@ def start_background_jobs(path: Path) -> list:
     def start() -> None:
         try:
             started.append(start_workers(path))
-        except Exception:  # the dashboard works without background jobs; the Advanced tab shows them idle
-            logging.getLogger(__name__).exception("background jobs did not start")
+        except UserError:  # the file cannot be opened: the dashboard's own worker says why
+            logging.getLogger(__name__).warning("background jobs did not start: the database cannot be opened")
 
     threading.Thread(target=start, name="madohub-jobs-start", daemon=True).start()
     return started

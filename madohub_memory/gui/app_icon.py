@@ -35,6 +35,6 @@ def render_png(svg: Path, size: int, target: Path) -> Path:
     renderer.render(painter)
     painter.end()
     target.parent.mkdir(parents=True, exist_ok=True)
-    if not image.save(str(target), "PNG"):
+    if not image.save(str(target), "PNG"):  # type: ignore[call-overload]  # the stubs want bytes; Qt takes str
         raise UserError(f"Cannot write the icon {target}.")
     return target

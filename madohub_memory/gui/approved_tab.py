@@ -8,6 +8,7 @@ in place, / filter. An unsaved edit stays on its memory as a draft when the sele
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
@@ -455,7 +456,7 @@ class ApprovedTab(QWidget):
         if key == Qt.Key.Key_Question:
             self.help_requested.emit()
             return True
-        actions = {
+        actions: dict[Any, Callable[[], object]] = {
             Qt.Key.Key_E: self.edit, Qt.Key.Key_P: self.toggle_pin,
             Qt.Key.Key_Delete: self.delete, Qt.Key.Key_J: self.jump, Qt.Key.Key_Return: self.jump,
             Qt.Key.Key_Enter: self.jump, Qt.Key.Key_Slash: lambda: self.search.setFocus(),

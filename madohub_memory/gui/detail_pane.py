@@ -118,16 +118,18 @@ class DetailPane(QWidget):
         self.namespace.setEditable(True)
         self.namespace.setAccessibleName(self.tr("Namespace"))
         self.namespace.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.namespace.lineEdit().setAccessibleName(self.tr("Namespace"))
-        self.namespace.lineEdit().setPlaceholderText("persona:<name> · workspace:<project>")
+        namespace_edit = self.namespace.lineEdit()
+        assert namespace_edit is not None  # an editable combo box has one
+        namespace_edit.setAccessibleName(self.tr("Namespace"))
+        namespace_edit.setPlaceholderText("persona:<name> · workspace:<project>")
         # No inline completion: typing "workspace:" must stay "workspace:". The list opens on
         # request: the arrow, Alt+Down, or Ctrl+Space for the names starting with what is typed.
-        self.namespace.setCompleter(None)
+        self.namespace.setCompleter(None)  # type: ignore[arg-type]  # None removes it (Qt API)
         self._names = QStringListModel(self)
         self._completer = QCompleter(self._names, self)
         self._completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self._completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self._completer.setWidget(self.namespace.lineEdit())
+        self._completer.setWidget(namespace_edit)
         self._completer.activated.connect(self.namespace.setEditText)
         kind_label_widget = QLabel(self.tr("&Kind"))
         kind_label_widget.setBuddy(self.kind)
@@ -364,7 +366,7 @@ class DetailPane(QWidget):
         self.error.show()
         if widget is self.namespace:
             self.namespace.setFocus()
-            self.namespace.lineEdit().selectAll()
+            self.namespace.lineEdit().selectAll()  # type: ignore[union-attr]  # editable: it has one
         else:
             self.editor.setFocus()
 

@@ -71,9 +71,9 @@ class ExtractionBox(QGroupBox):
         self.timeout = self._spin(5, 3600, self.tr(" s"), self.tr("Timeout per model call"))
         self.daily_calls = self._spin(0, 1_000_000, "", self.tr("Model calls per day"))
         self.daily_tokens = self._spin(0, 1_000_000_000, "", self.tr("Model tokens per day"))
-        for spin in (self.daily_calls, self.daily_tokens):
-            spin.setSpecialValueText(self.tr("no limit"))
-            spin.setSingleStep(100)
+        for limit in (self.daily_calls, self.daily_tokens):
+            limit.setSpecialValueText(self.tr("no limit"))
+            limit.setSingleStep(100)
         for attr, key in _SPIN_KEYS.items():
             spin: QSpinBox = getattr(self, attr)
             spin.editingFinished.connect(lambda s=spin, k=key: self._set(k, s.value()))

@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 from PySide6.QtGui import QIcon
 
-from madohub_memory.services.demo import resources_dir
+from madohub_memory.core.resources import resources_dir
 
 LANGUAGES = ("en", "zh_CN")
 _installed: list[QTranslator] = []

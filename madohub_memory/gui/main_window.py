@@ -7,16 +7,15 @@ decision is stored.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabWidget
 
 from madohub_memory.gui.advanced_tab import AdvancedTab
 from madohub_memory.gui.approved_tab import ApprovedTab
+from madohub_memory.gui.decisions_view import DecisionsView
 from madohub_memory.gui.i18n import icon, install_language
 from madohub_memory.gui.pending_tab import PendingTab
 from madohub_memory.gui.turn_viewer import TurnViewer
@@ -25,14 +24,6 @@ from madohub_memory.gui.worker import DbWorker, query_op
 from madohub_memory.services.changes import OpChanges
 
 TAB_NAMES = ("pending", "approved", "advanced", "decisions")
-
-
-def has_decisions_view() -> bool:
-    try:
-        return (importlib.util.find_spec("madohub_memory.gui.decisions_view") is not None
-                and importlib.util.find_spec("madohub_memory.services.decisions") is not None)
-    except ModuleNotFoundError:
-        return False
 
 
 class MainWindow(QMainWindow):
@@ -76,7 +67,7 @@ class MainWindow(QMainWindow):
             geometry = self.qsettings.value("window/geometry")
             if geometry is not None:
                 self.restoreGeometry(geometry)
-            self.tabs.setCurrentIndex(int(self.qsettings.value("window/tab", 0) or 0))
+            self.tabs.setCurrentIndex(int(str(self.qsettings.value("window/tab", 0) or 0)))
         self._load_totals()
 
     # -- building (again on a language switch) -------------------------------------------
@@ -96,16 +87,9 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.pending_stack, icon("inbox"), self.tr("Pending"))
         self.tabs.addTab(self.approved, icon("memory"), self.tr("Approved"))
         self.tabs.addTab(self.advanced, icon("settings"), self.tr("Advanced"))
-        self.decisions: QWidget | None = None
-        if has_decisions_view():
-            try:
-                module = importlib.import_module("madohub_memory.gui.decisions_view")
-                self.decisions = module.DecisionsView()
-                self.tabs.addTab(self.decisions, icon("decisions"), self.tr("Decisions"))
-                self._load_decisions()
-            except Exception as exc:  # an optional tab must not take the dashboard down
-                self.decisions = None
-                self.statusBar().showMessage(str(exc))
+        self.decisions = DecisionsView()
+        self.tabs.addTab(self.decisions, icon("decisions"), self.tr("Decisions"))
+        self._load_decisions()
         self.tabs.setTabToolTip(0, self.tr("Candidates waiting for your decision (Ctrl+1)"))
         self.tabs.setTabToolTip(1, self.tr("Approved memory by namespace (Ctrl+2)"))
         self.tabs.setTabToolTip(2, self.tr("Policies, models, jobs and your data (Ctrl+3)"))
@@ -162,8 +146,6 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentIndex(index)
 
     def select_tab(self, name: str) -> None:
-        if name == "decisions" and self.decisions is None:
-            return
         self._go_tab(TAB_NAMES.index(name))
 
     def _tab_changed(self, index: int) -> None:
@@ -185,7 +167,7 @@ class MainWindow(QMainWindow):
         # a decision in the queue neither empties the database nor changes decision memory
         if (changes.candidates or changes.memories) and initiator is not self.pending:
             self._load_totals()
-        if changes.decisions and self.decisions is not None:
+        if changes.decisions:
             self._load_decisions()
 
     def _load_totals(self) -> None:
@@ -201,7 +183,7 @@ class MainWindow(QMainWindow):
             return ctx.svc.decisions.points()
 
         view = self.decisions
-        query_op(self.worker, points, lambda p: view.set_points(p) if view is self.decisions else None,  # type: ignore[union-attr]
+        query_op(self.worker, points, lambda p: view.set_points(p) if view is self.decisions else None,
                  lambda _m: None)
 
     @property

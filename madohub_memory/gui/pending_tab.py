@@ -160,7 +160,7 @@ class PendingTab(TriageMixin, QWidget):
 
         self.detail = DetailPane()
         self.detail.editor.installEventFilter(self)
-        self.detail.namespace.lineEdit().installEventFilter(self)
+        self.detail.namespace.lineEdit().installEventFilter(self)  # type: ignore[union-attr]  # editable: it has one
         self.approve_btn = self._button("approve", self.tr("&Approve"), "A", self.approve)
         self.reject_btn = self._button("reject", self.tr("&Reject"), "X", self.reject)
         self.skip_btn = self._button("skip", self.tr("&Skip"), "Space", self.skip)
@@ -415,7 +415,7 @@ class PendingTab(TriageMixin, QWidget):
                 continue
             cid = self.model.id_at(start + offset)
             row = self.model.cached(cid) if cid is not None else None
-            if row is None:
+            if cid is None or row is None:
                 continue
             if offset == 0 and cid == self.detail.candidate_id:
                 if self.lane.known(cid, row["content"]):

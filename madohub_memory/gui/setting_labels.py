@@ -26,7 +26,7 @@ LABELS = {
 
 def setting_label(key: str) -> str:
     if key in LABELS:
-        return QCoreApplication.translate("SettingLabels", LABELS[key])
+        return QCoreApplication.translate("SettingLabels", str(LABELS[key]))
     from madohub_memory.core.settings_schema import SETTINGS
 
     spec = SETTINGS.get(key)

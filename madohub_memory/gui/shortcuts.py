@@ -52,10 +52,10 @@ class ShortcutsDialog(QDialog):
         self.resize(620, 640)
         parts = []
         for title, rows in SECTIONS:
-            parts.append(f"<h3 style='margin:10px 0 4px 0'>{html.escape(self.tr(title))}</h3><table>")
+            parts.append(f"<h3 style='margin:10px 0 4px 0'>{html.escape(self.tr(str(title)))}</h3><table>")
             parts.extend(
                 f"<tr><td style='padding:3px 16px 3px 0'><b>{html.escape(key)}</b></td>"
-                f"<td>{html.escape(self.tr(text))}</td></tr>"
+                f"<td>{html.escape(self.tr(str(text)))}</td></tr>"
                 for key, text in rows
             )
             parts.append("</table>")

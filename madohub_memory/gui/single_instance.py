@@ -18,7 +18,7 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 def server_name(db_path: Path) -> str:
     try:
         user = getpass.getuser()
-    except Exception:  # no user name on this system: the path alone still separates files
+    except (OSError, KeyError):  # no user name on this system: the path alone still separates files
         user = ""
     digest = hashlib.sha1(f"{user}\0{db_path.resolve()}".encode()).hexdigest()[:16]
     return f"madohub-memory-{digest}"

@@ -292,14 +292,14 @@ class TriageMixin:
         if key == Qt.Key.Key_Question or (key == Qt.Key.Key_Slash and shift):
             self.help_requested.emit()
             return True
-        actions = {
+        actions: dict[Any, Callable[[], object]] = {
             Qt.Key.Key_A: self.approve, Qt.Key.Key_X: self.reject, Qt.Key.Key_E: self.edit,
             Qt.Key.Key_Delete: self.reject,
         }
         if key in actions:
             actions[key]()
             return True
-        plain_actions = {
+        plain_actions: dict[Any, Callable[[], object]] = {
             Qt.Key.Key_Space: self.skip, Qt.Key.Key_Slash: self.focus_filter,
             Qt.Key.Key_K: lambda: self.move(-1), Qt.Key.Key_Return: self.jump, Qt.Key.Key_Enter: self.jump,
             Qt.Key.Key_Down: lambda: self.move(1), Qt.Key.Key_Up: lambda: self.move(-1),

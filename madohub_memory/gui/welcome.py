@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -23,10 +22,6 @@ from PySide6.QtWidgets import (
 from madohub_memory.gui.i18n import icon
 from madohub_memory.gui.worker import DbWorker, collection_op
 from madohub_memory.services.changes import OpChanges
-
-
-def has_ingest() -> bool:
-    return importlib.util.find_spec("madohub_memory.services.ingest") is not None
 
 
 class WelcomePage(QWidget):
@@ -52,7 +47,6 @@ class WelcomePage(QWidget):
         layout.addWidget(text)
         self.demo_btn = self._button("demo", self.tr("Load the &demo data"), self.load_demo)
         self.import_btn = self._button("import", self.tr("&Import Claude Code transcripts…"), self.import_transcripts)
-        self.import_btn.setEnabled(has_ingest())
         self.connect_btn = self._button("connect", self.tr("Show how to &connect an agent"), self.show_connect)
         for b in (self.demo_btn, self.import_btn, self.connect_btn):
             b.setMinimumWidth(360)
@@ -102,7 +96,7 @@ class WelcomePage(QWidget):
             running = process is not None and process.state() != QProcess.ProcessState.NotRunning
         except RuntimeError:  # already deleted
             return
-        if running:
+        if running and process is not None:
             process.waitForFinished(timeout_ms)
 
     def _imported(self, process: QProcess, code: int) -> None:

@@ -52,8 +52,8 @@ class WorkerContext:
     queue: Any
 
 
-Success = Callable[[Any], None]
-Failure = Callable[[str], None]
+Success = Callable[[Any], object]
+Failure = Callable[[str], object]
 
 
 @dataclass
@@ -108,10 +108,9 @@ class DbWorker(QObject):
 
     def _open(self) -> WorkerContext:
         from madohub_memory.services import Services
-        from madohub_memory.services.queue import QueueService
 
         svc = Services.open(self.db_path, self.clock, origin=self.origin)
-        return WorkerContext(svc=svc, queue=QueueService(svc))
+        return WorkerContext(svc=svc, queue=svc.queue)
 
     def _run(self) -> None:
         ctx: WorkerContext | None = None

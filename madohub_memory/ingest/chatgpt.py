@@ -79,9 +79,11 @@ def _conversation(data: dict[str, Any]) -> ParsedConversation:
         message = node.get("message")
         if not isinstance(message, dict):
             continue
-        author = message.get("author") if isinstance(message.get("author"), dict) else {}
+        author = message.get("author")
+        author = author if isinstance(author, dict) else {}
         role = author.get("role")
-        metadata = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+        metadata = message.get("metadata")
+        metadata = metadata if isinstance(metadata, dict) else {}
         if role not in _ROLES or message.get("recipient", "all") != "all":
             continue
         if metadata.get("is_visually_hidden_from_conversation"):

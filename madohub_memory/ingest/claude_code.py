@@ -201,7 +201,8 @@ class _SessionReader:
     def _user(self, record: dict[str, Any], stamp: str | None, line: int) -> None:
         assert self.conv is not None
         uuid = record.get("uuid") or f"{self.conv.id}:L{line}"
-        message = record.get("message") if isinstance(record.get("message"), dict) else {}
+        message = record.get("message")
+        message = message if isinstance(message, dict) else {}
         content = message.get("content")
         sidechain = bool(record.get("isSidechain")) and self.conv.parent_id is None
         after_command, self.last_command = self.last_command, None
@@ -269,7 +270,8 @@ class _SessionReader:
 
     def _assistant(self, record: dict[str, Any], stamp: str | None, line: int) -> None:
         assert self.conv is not None
-        message = record.get("message") if isinstance(record.get("message"), dict) else {}
+        message = record.get("message")
+        message = message if isinstance(message, dict) else {}
         content = message.get("content")
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
         parts: list[str] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from madohub_memory.extraction.base import TurnView
+from madohub_memory.core.types import TurnView
 
 
 @dataclass

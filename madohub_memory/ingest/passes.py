@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-from madohub_memory.extraction.base import Mode
+from madohub_memory.core.types import Mode
 from madohub_memory.ingest.model import SpeakerTurnView
 
 MAX_EXCHANGE = 40

@@ -14,8 +14,6 @@ Bad input becomes a tool error with the one-sentence message of the ``UserError`
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import os
 import uuid
 from collections.abc import Callable
@@ -26,6 +24,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from madohub_memory.core.errors import UserError
+from madohub_memory.mcp import tools_context, tools_decisions
 from madohub_memory.mcp.errors import tool_errors as _tool_errors
 from madohub_memory.services import Services
 from madohub_memory.services.agent_guide import remember_guide
@@ -49,9 +48,8 @@ def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "mad
 
     server = MCPServer(name, instructions=INSTRUCTIONS, log_level="ERROR")
     _register_memory_tools(server, open_services)
-    for extra in ("tools_decisions", "tools_context"):
-        if importlib.util.find_spec(f"madohub_memory.mcp.{extra}") is not None:
-            importlib.import_module(f"madohub_memory.mcp.{extra}").register(server, open_services)
+    tools_decisions.register(server, open_services)
+    tools_context.register(server, open_services)
     return server
 
 
@@ -74,7 +72,7 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         return {
             "outcome": result.outcome, "candidate_id": result.candidate_id, "memory_id": result.memory_id,
             "status": candidate.status if candidate else None,
-            "note": "queued for review" if result.outcome == "new" else _OUTCOME_NOTES.get(result.outcome, ""),
+            "note": result.sentence(),
         }
 
     def recall(
@@ -150,13 +148,6 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
 
     for fn in (remember, recall, list_memories, update_working_memory, get_working_memory):
         server.add_tool(fn)
-
-
-_OUTCOME_NOTES = {
-    "seen_again": "an equivalent candidate is already waiting for review; it was counted",
-    "suppressed": "the user rejected an equivalent memory before; it was counted, not re-proposed",
-    "reinforced": "an equivalent approved memory exists; it was reinforced",
-}
 
 
 def run_stdio(db_path: str | os.PathLike[str] | None = None) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -92,7 +93,7 @@ class MiniLM:
         return _normalise(self._model.encode(list(texts), batch_size=64, show_progress_bar=False))
 
 
-_FACTORIES = {"use-multilingual": UseMultilingual, "minilm": MiniLM}
+_FACTORIES: dict[str, Callable[[], Embedder]] = {"use-multilingual": UseMultilingual, "minilm": MiniLM}
 _cache: dict[str, Embedder] = {}
 _lock = threading.Lock()
 

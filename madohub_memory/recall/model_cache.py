@@ -8,7 +8,7 @@ both, every time. The first load writes what they produce to
 
 * every weight array in one file, mapped and viewed as numpy arrays (the 65 MB embedding
   table is read only at the rows a text uses);
-* the prefix dict as a :class:`~madohub_memory.recall.mapped_table.MappedTable`, looked
+* the prefix dict as a :class:`~madohub_memory.store.mapped_table.MappedTable`, looked
   up per substring, so nothing is parsed at start;
 * the piece scores and the normaliser's character map as raw bytes.
 
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
+from madohub_memory.store.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
 
 FORMAT = 4
 
@@ -181,7 +181,7 @@ def load(folder: Path, threads: int = 1) -> Any:
         raise ValueError("model cache of another format")
     files = MappedFiles(folder)
 
-    class MappedTokenizer(tokenizer_module.UsePureTokenizer):  # type: ignore[name-defined,misc]
+    class MappedTokenizer(tokenizer_module.UsePureTokenizer):  # type: ignore[name-defined]
         def __init__(self) -> None:  # replaces the protobuf parse; encoding is inherited
             meta = manifest["tokenizer"]
             self._files = files
@@ -195,7 +195,7 @@ def load(folder: Path, threads: int = 1) -> Any:
             self._prefixes = MappedTable(files, "prefixes")
             self._normalizer = tokenizer_module._Normalizer((folder / "charsmap.bin").read_bytes())
 
-    class MappedBackend(backend_module.NumpyBackend):  # type: ignore[name-defined,misc]
+    class MappedBackend(backend_module.NumpyBackend):  # type: ignore[name-defined]
         def __init__(self, tokenizer: Any) -> None:  # replaces the npz inflate; encode is inherited
             self.sp = tokenizer
             self.threads = threads

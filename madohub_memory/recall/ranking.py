@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from madohub_memory.core.cjk import CJK_CHAR
 from madohub_memory.core.clock import parse_iso
 from madohub_memory.recall import temporal
 
@@ -47,7 +48,7 @@ LENGTH_CAP = 64
 GUARANTEE_WITHIN = 3
 
 _WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK = CJK_CHAR
 
 
 @dataclass

@@ -2,11 +2,11 @@
 
 Searching 100,000 memories is one float32 matrix-vector product (about 10 ms on two
 cores), so no approximate index is needed. The matrix is built once per process and
-database, then kept current from ``recall_changes`` (a feed the store's triggers append
-to on every insert, delete or content/status/namespace change, whoever the writer is):
-a refresh reads only the memories changed since the last one. Embeddings a memory lacks
-are computed lazily, in batches, and stored keyed by memory, model and content
-fingerprint.
+database (:mod:`.vector_cache` holds it), then kept current from the change feed (which
+the store's triggers append to on every insert, delete or content/status/namespace change,
+whoever the writer is): a refresh reads only the memories changed since the last one.
+Vectors a memory lacks are computed lazily, in batches, and stored in the one vector table
+keyed by entity, id, model and text fingerprint.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from madohub_memory.recall.embeddings import Embedder, from_blob, to_blob
-from madohub_memory.store import recall as recall_rows
+from madohub_memory.store import embeddings as vector_rows
 from madohub_memory.store.database import Store
 
 EMBED_BATCH = 256
@@ -69,15 +69,14 @@ class VectorIndex:
         done = 0
         while limit is None or done < limit:
             batch = EMBED_BATCH if limit is None else min(EMBED_BATCH, limit - done)
-            rows = recall_rows.missing_embeddings(store, self.model, batch)
+            rows = vector_rows.missing_memory_vectors(store, self.model, batch)
             if not rows:
                 break
             vectors = embedder.encode([r["content"] for r in rows])
-            with store.transaction():
-                recall_rows.put_embeddings(
-                    store, self.model,
-                    ((int(r["id"]), r["fingerprint"], to_blob(v)) for r, v in zip(rows, vectors, strict=True)),
-                )
+            vector_rows.put(
+                store, "memory", self.model,
+                ((int(r["id"]), r["fingerprint"], to_blob(v)) for r, v in zip(rows, vectors, strict=True)),
+            )
             done += len(rows)
             if progress:
                 progress(done)
@@ -86,38 +85,37 @@ class VectorIndex:
     def refresh(self, store: Store, embedder: Embedder) -> None:
         """Bring the matrix up to date with the database (one point query when unchanged)."""
         with self.lock:
-            last = recall_rows.last_change(store)
+            last = vector_rows.last_change(store)
             if last == self.seq:
                 return
-            first = recall_rows.first_change(store)
+            first = vector_rows.first_change(store)
             if self.seq < 0 or last < self.seq or (first > self.seq + 1 and first > 1):
                 self.embed_missing(store, embedder)
                 self._load_all(store)
                 self.seq = last
                 return
-            changed, new_seq = recall_rows.changed_since(store, self.seq)
+            changed = [i for _, i in vector_rows.changed_since(store, self.seq, last, "memory")]
             if len(changed) > max(BULK_CHANGE, self._size // 4):
                 # A bulk import: stream everything rather than hold the changed blobs at once.
                 self.embed_missing(store, embedder)
                 self._load_all(store)
-                self.seq = new_seq
+                self.seq = last
                 return
             self._embed_ids(store, embedder, changed)
             self._apply(store, changed)
-            self.seq = new_seq
+            self.seq = last
 
     def _embed_ids(self, store: Store, embedder: Embedder, ids: Sequence[int]) -> None:
         if store.readonly:
             return
-        rows = recall_rows.missing_embeddings_for(store, self.model, ids)
+        rows = vector_rows.missing_memory_vectors_for(store, self.model, ids)
         for start in range(0, len(rows), EMBED_BATCH):
             batch = rows[start : start + EMBED_BATCH]
             vectors = embedder.encode([r["content"] for r in batch])
-            with store.transaction():
-                recall_rows.put_embeddings(
-                    store, self.model,
-                    ((int(r["id"]), r["fingerprint"], to_blob(v)) for r, v in zip(batch, vectors, strict=True)),
-                )
+            vector_rows.put(
+                store, "memory", self.model,
+                ((int(r["id"]), r["fingerprint"], to_blob(v)) for r, v in zip(batch, vectors, strict=True)),
+            )
 
     def _code(self, namespace: str) -> int:
         code = self.namespaces.get(namespace)
@@ -128,9 +126,9 @@ class VectorIndex:
     def _load_all(self, store: Store) -> None:
         # Size the matrix first and stream the rows into it: holding every blob in a list
         # as well would double the peak memory at 100,000 memories.
-        n = recall_rows.count_active_vectors(store, self.model)
+        n = vector_rows.count_active_memory_vectors(store, self.model)
         capacity = n + max(1024, n // 10)
-        self.matrix = np.zeros(0, dtype=np.float32)  # free the old matrix before the new one
+        self.matrix = np.zeros((0, self.dim), dtype=np.float32)  # free the old matrix before the new one
         self.matrix = np.zeros((capacity, self.dim), dtype=np.float32)
         self.ids = np.full(capacity, -1, dtype=np.int64)
         self.ns_codes = np.full(capacity, -1, dtype=np.int32)
@@ -138,7 +136,7 @@ class VectorIndex:
         self._size = 0
         self.proj = None
         self.reduced = np.zeros((0, REDUCED_DIM), dtype=np.float32)
-        for row in recall_rows.iter_active_vectors(store, self.model):
+        for row in vector_rows.iter_active_memory_vectors(store, self.model):
             pos = self._append()
             memory_id = int(row["id"])
             self.matrix[pos] = from_blob(row["vector"])
@@ -169,7 +167,7 @@ class VectorIndex:
     def _apply(self, store: Store, changed: Sequence[int]) -> None:
         if not changed:
             return
-        fresh = {int(r["id"]): r for r in recall_rows.active_vectors(store, self.model, changed)}
+        fresh = {int(r["id"]): r for r in vector_rows.active_memory_vectors(store, self.model, changed)}
         self._reserve(self._size + sum(1 for i in fresh if i not in self.position))
         for memory_id in changed:
             row = fresh.get(memory_id)
@@ -264,17 +262,3 @@ class VectorIndex:
         part = np.argpartition(-sims, k - 1)[:k] if len(ids) > k else np.arange(len(ids))
         order = part[np.argsort(-sims[part], kind="stable")]
         return [(int(ids[i]), float(sims[i])) for i in order]
-
-
-_indexes: dict[tuple[str, str], VectorIndex] = {}
-_indexes_lock = threading.Lock()
-
-
-def shared_index(store: Store, model: str, dim: int) -> VectorIndex:
-    """The process-wide index of one database (identified by its stored id) and model."""
-    key = (recall_rows.state_get(store, "index_id") or str(store.path), model)
-    with _indexes_lock:
-        index = _indexes.get(key)
-        if index is None or index.dim != dim:
-            index = _indexes[key] = VectorIndex(model, dim)
-        return index

@@ -15,25 +15,41 @@ from __future__ import annotations
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from madohub_memory.core import log_redaction
 from madohub_memory.core.clock import Clock
-from madohub_memory.store import Store, default_db_path
+from madohub_memory.core.paths import default_db_path
+from madohub_memory.store import Store
 
 DEFAULT_ORIGIN = "local"
 
 if TYPE_CHECKING:
+    from madohub_memory.services.backup import BackupService
     from madohub_memory.services.changes import ChangeLog
+    from madohub_memory.services.decay import DecayService
+    from madohub_memory.services.decisions import DecisionService
+    from madohub_memory.services.ingest import IngestService
+    from madohub_memory.services.jobs import JobsService
     from madohub_memory.services.memories import MemoryService
+    from madohub_memory.services.nearest import NearestService
+    from madohub_memory.services.queue import QueueService
+    from madohub_memory.services.recall import RecallService
     from madohub_memory.services.review import ReviewService
+    from madohub_memory.services.session_context import SessionContextService
     from madohub_memory.services.settings import SettingsService
     from madohub_memory.services.sweep import SweepService
     from madohub_memory.services.transfer import TransferService
     from madohub_memory.services.turns import TurnService
+    from madohub_memory.services.working import WorkingMemoryService
 
 
 class Services:
+    """One open database, its clock and origin, and every family of use cases over them.
+
+    This class is the one place where a family is created; each is typed, so a front end
+    calling a misspelt method is caught by mypy, not by a user."""
+
     def __init__(self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN) -> None:
         log_redaction.install()  # no log line of this process carries a secret
         self.store = store
@@ -102,46 +118,63 @@ class Services:
 
         return TurnService(self)
 
-    # -- families added by later capabilities (each module owned by its capability) --
-
     @cached_property
-    def ingest(self) -> Any:
+    def ingest(self) -> IngestService:
         from madohub_memory.services.ingest import IngestService
 
         return IngestService(self)
 
     @cached_property
-    def jobs(self) -> Any:
+    def jobs(self) -> JobsService:
         from madohub_memory.services.jobs import JobsService
 
         return JobsService(self)
 
     @cached_property
-    def recall(self) -> Any:
+    def recall(self) -> RecallService:
         from madohub_memory.services.recall import RecallService
 
         return RecallService(self)
 
     @cached_property
-    def working(self) -> Any:
+    def working(self) -> WorkingMemoryService:
         from madohub_memory.services.working import WorkingMemoryService
 
         return WorkingMemoryService(self)
 
     @cached_property
-    def backup(self) -> Any:
+    def backup(self) -> BackupService:
         from madohub_memory.services.backup import BackupService
 
         return BackupService(self)
 
     @cached_property
-    def session_context(self) -> Any:
+    def session_context(self) -> SessionContextService:
         from madohub_memory.services.session_context import SessionContextService
 
         return SessionContextService(self)
 
     @cached_property
-    def decisions(self) -> Any:
+    def decisions(self) -> DecisionService:
         from madohub_memory.services.decisions import DecisionService
 
         return DecisionService(self)
+
+    @cached_property
+    def queue(self) -> QueueService:
+        """The dashboard's read side (pending queue, approved list, counts)."""
+        from madohub_memory.services.queue import QueueService
+
+        return QueueService(self)
+
+    @cached_property
+    def decay(self) -> DecayService:
+        from madohub_memory.services.decay import DecayService
+
+        return DecayService(self)
+
+    @cached_property
+    def nearest(self) -> NearestService:
+        from madohub_memory.services.nearest import NearestService
+
+        return NearestService(self)

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import parse_iso, to_iso
-from madohub_memory.services.changes import ChangeLog
+from madohub_memory.store import embeddings as vector_rows
 from madohub_memory.store import memories as memory_rows
 from madohub_memory.store import recall as recall_rows
 
@@ -47,7 +47,7 @@ def _days(now: datetime, stamp: str | None) -> float:
 class DecayService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self.changes = ChangeLog(svc)
+        self.changes = svc.changelog
 
     def last_run(self) -> str | None:
         return recall_rows.state_get(self.svc.store, GATE_KEY)
@@ -110,7 +110,7 @@ class DecayService:
                     self._set(row, {"status": "archived"}, "evict")
                     report["evicted"].append(row["id"])
             recall_rows.state_set(store, GATE_KEY, to_iso(now))
-            recall_rows.prune_changes(store)
+            vector_rows.prune_changes(store)
         return report
 
     def _set(self, row: dict[str, Any], values: dict[str, Any], action: str) -> None:

@@ -8,22 +8,14 @@ it is consulted only when the fingerprint finds nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from madohub_memory.core.types import Equivalent
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
-
-
-@dataclass(frozen=True)
-class Equivalent:
-    """What a new candidate matched: an active memory, or a candidate in some status."""
-
-    memory: dict[str, Any] | None = None
-    candidate: dict[str, Any] | None = None
 
 
 SemanticMatcher = Callable[["Services", str, str, str], Equivalent | None]

@@ -67,23 +67,16 @@ _DECISIONS = [
 
 
 def _demo_decisions(svc: Services) -> int:
-    """A few recorded answers for the Decisions tab, when decision memory is installed."""
-    import importlib.util
-
-    if importlib.util.find_spec("madohub_memory.services.decisions") is None:
-        return 0
+    """A few recorded answers for the Decisions tab."""
     now = svc.clock.now()
     recorded = 0
-    try:
-        for question, options, answers in _DECISIONS:
-            for choice, session, hours in answers:
-                svc.decisions.record(
-                    question, options, choice, session=session, source="api",
-                    timestamp=to_iso(now - timedelta(hours=hours)),
-                )
-                recorded += 1
-    except (TypeError, UserError):  # another version of decision memory: the demo goes without
-        return recorded
+    for question, options, answers in _DECISIONS:
+        for choice, session, hours in answers:
+            svc.decisions.record(
+                question, options, choice, session=session, source="api",
+                timestamp=to_iso(now - timedelta(hours=hours)),
+            )
+            recorded += 1
     return recorded
 
 

@@ -11,7 +11,6 @@ never extract the same turn twice.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import logging
 import os
 import stat
@@ -284,7 +283,7 @@ class IngestService:
         if state.get("conversation_id") and state["conversation_id"] not in conv_ids:
             conv_ids.append(state["conversation_id"])
         for conv in result.conversations:
-            rows = [{
+            rows: list[dict[str, Any]] = [{
                 "id": turn.id, "conversation_id": conv.id, "role": turn.role,
                 # Secrets are masked here, before the write lock; the store's own pass
                 # (store/redaction.py) then finds the text already clean.
@@ -332,8 +331,6 @@ class IngestService:
         return conv_ids, new, known + known_before
 
     def _capture_decisions(self, path: str, summary: dict[str, Any]) -> int:
-        if importlib.util.find_spec("madohub_memory.services.decisions") is None:
-            return 0
         if not _mentions(path, b"AskUserQuestion"):  # most sessions: no parse, no decisions import
             return 0
         try:
@@ -433,28 +430,12 @@ class IngestService:
         return dead, unknown
 
     def _prefetch_embeddings(self, drafts: list[CandidateDraft]) -> None:
-        """Embed a round's drafts in one batch so semantic dedup does not embed them one by one.
+        """Embed a round's drafts in one batch so semantic dedup does not embed them one by one
+        (the vector cache's prefetch)."""
+        if len(drafts) >= 2:
+            from madohub_memory.services.semantic_dedup import prime  # numpy and the model: not at start-up
 
-        Uses the semantic dedup index's text cache when that module is present; any failure
-        only costs speed (dedup then embeds each draft itself).
-        """
-        if len(drafts) < 2 or importlib.util.find_spec("madohub_memory.services.semantic_dedup") is None:
-            return
-        try:
-            if not self.svc.settings.get("dedup.semantic"):
-                return
-            from madohub_memory.services.semantic_dedup import index_for
-
-            index = index_for(self.svc.store, self.svc.settings.get("embedding.model"))
-            texts: list[str] = []
-            for draft in drafts:
-                try:
-                    texts.append(self.svc.review.validate(draft).content)
-                except UserError:
-                    continue
-            index.embed(texts)
-        except Exception as exc:
-            log.warning("could not pre-compute draft embeddings: %s", exc)
+            prime(self.svc, [draft.content for draft in drafts])
 
     @staticmethod
     def _extract(extractor: Extractor, rows: list[dict[str, Any]]) -> Iterator[tuple[list[str], list[CandidateDraft]]]:

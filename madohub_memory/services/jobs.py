@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import parse_iso, to_iso
 from madohub_memory.core.errors import NotFoundError
+from madohub_memory.services.job_catalog import JOBS, JobSpec
 from madohub_memory.store import jobs as job_rows
 from madohub_memory.store.liveness import is_alive
 
@@ -23,22 +24,16 @@ class JobsService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
 
-    def _spec(self, name: str) -> Any:
-        from madohub_memory.workers.jobs import JOBS
-
+    def _spec(self, name: str) -> JobSpec:
         if name not in JOBS:
             raise NotFoundError(f"No job named {name!r}: use one of {', '.join(JOBS)}.")
         return JOBS[name]
 
     def names(self) -> list[str]:
-        from madohub_memory.workers.jobs import JOBS
-
         return list(JOBS)
 
     def status(self) -> list[dict[str, Any]]:
         """One row per job: name, last_run, next_run, processed, last_error, running."""
-        from madohub_memory.workers.jobs import JOBS
-
         rows = job_rows.all_rows(self.svc.store)
         stale = to_iso(self.svc.clock.now() - RUN_STALE)
         out = []
@@ -57,7 +52,7 @@ class JobsService:
                 "last_error": row.get("last_error"),
                 "last_error_at": row.get("last_error_at"),
                 "last_duration_ms": row.get("last_duration_ms"),
-                "running": bool(alive) or (alive is None and bool(running_since) and running_since >= stale),
+                "running": bool(alive) or (alive is None and running_since is not None and running_since >= stale),
             })
         return out
 

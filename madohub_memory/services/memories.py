@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import NotFoundError, ValidationError
@@ -57,7 +58,7 @@ class MemoryService:
         values = edit_values(self.svc, content, kind, namespace)
         if not values:
             raise ValidationError("Nothing to change: give --content, --kind or --namespace.")
-        from madohub_memory.recall.tokenize import warm
+        from madohub_memory.store.fts_text import warm
 
         warm(values.get("content"))
         self._change(memory_id, "edit", values)
@@ -77,5 +78,5 @@ class MemoryService:
             memory_rows.delete(self.svc.store, memory_id)
             self.changes.record("memory", memory_id, "delete", "human", before, None)
 
-    def undo(self) -> list[dict[str, Any]]:
+    def undo(self) -> builtins.list[dict[str, Any]]:
         return self.changes.undo()

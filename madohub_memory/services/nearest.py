@@ -8,8 +8,8 @@ strongest principal directions), scans that (2 ms at 100,000 memories on one cor
 of 7), and rescores the best few hundred exactly. The copy follows the index row by row
 (appends, moves, edits from the change feed), never by a full rebuild after each approval.
 
-The candidate's own vector is the one semantic dedup stored when it arrived; only a
-candidate without one is embedded here. A memory is shown only above :data:`THRESHOLD`,
+The candidate's own vector is the one semantic dedup stored when it arrived (the one
+vector table); only a candidate without one is embedded here. A memory is shown only above :data:`THRESHOLD`,
 with a word-level diff against the candidate. The first call loads the embedding model and
 may embed memories that lack a vector: never call this on the GUI thread (the dashboard
 runs it in a helper process).
@@ -17,18 +17,16 @@ runs it in a helper process).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from madohub_memory.core.text import fingerprint
-from madohub_memory.recall.embeddings import get_embedder
-from madohub_memory.recall.vector_index import VectorIndex, shared_index
+from madohub_memory.recall.vector_index import VectorIndex
 from madohub_memory.services.queue import word_diff
+from madohub_memory.store import embeddings as vector_rows
 from madohub_memory.store import memories as memory_rows
-from madohub_memory.store import memory_list
-from madohub_memory.store import recall as recall_rows
+from madohub_memory.store.database import Store
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
@@ -40,7 +38,6 @@ if TYPE_CHECKING:
 THRESHOLD = 0.45
 SAME_NAMESPACE_BONUS = 0.03
 _SHORTLIST = 8
-_TEXT_CACHE = 512
 COARSE_DIM = 64
 COARSE_RERANK = 256
 
@@ -58,7 +55,7 @@ class _Coarse:
         self.ids = index.ids[:n].copy()
         self.seq = index.seq
 
-    def follow(self, store: Any) -> bool:
+    def follow(self, store: Store) -> bool:
         """Catch up with the index; False when it was rebuilt and this copy must be too."""
         index = self.index
         if index.proj is not self.proj_source:
@@ -74,8 +71,8 @@ class _Coarse:
             ids[:keep] = self.ids[:keep]
             self.rows, self.ids = grown, ids
         moved = np.flatnonzero(self.ids != index.ids[:n])  # appended or moved into a freed row
-        edited, _ = recall_rows.changed_since(store, self.seq)  # same row, new text
-        positions = set(moved.tolist()) | {index.position[i] for i in edited if i in index.position}
+        edited = vector_rows.changed_since(store, self.seq, index.seq, "memory")  # same row, new text
+        positions = set(moved.tolist()) | {index.position[i] for _, i in edited if i in index.position}
         for pos in positions:
             self.rows[pos] = index.reduced[pos, :COARSE_DIM]
             self.ids[pos] = index.ids[pos]
@@ -96,22 +93,6 @@ _coarse: dict[int, _Coarse] = {}
 class NearestService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self._texts: OrderedDict[str, np.ndarray] = OrderedDict()
-
-    def _vector(self, candidate_id: int | None, content: str, embedder: Any) -> np.ndarray:
-        fp = fingerprint(content)
-        if candidate_id is not None:
-            stored = memory_list.stored_candidate_vector(self.svc.store, candidate_id, embedder.name)
-            if stored is not None and stored[0] == fp:
-                vector = np.frombuffer(stored[1], dtype=np.float16).astype(np.float32)
-                if vector.shape[0] == embedder.dim:
-                    return vector
-        cached = self._texts.get(content)
-        if cached is None:
-            cached = self._texts[content] = embedder.encode([content])[0]
-            while len(self._texts) > _TEXT_CACHE:
-                self._texts.popitem(last=False)
-        return cached
 
     def _search(self, index: VectorIndex, vector: np.ndarray) -> list[tuple[int, float]]:
         if index.proj is None or len(index) <= COARSE_RERANK * 4:
@@ -124,11 +105,11 @@ class NearestService:
     def nearest(self, content: str, namespace: str, candidate_id: int | None = None) -> dict[str, Any] | None:
         """The active memory most like ``content`` (its own namespace weighs a little more),
         with ``score`` (cosine) and ``diff``; ``None`` when nothing reaches the threshold."""
-        embedder = get_embedder(self.svc.recall.model_name())
-        index = shared_index(self.svc.store, embedder.name, embedder.dim)
-        vector = self._vector(candidate_id, content, embedder)
+        cache = self.svc.recall.vectors()
+        index = cache.index
+        vector = cache.vector_of(self.svc.store, "candidate", candidate_id, content, fingerprint(content))
         with index.lock:
-            index.refresh(self.svc.store, embedder)
+            index.refresh(self.svc.store, cache.embedder)
             if len(index) == 0:
                 return None
             hits = self._search(index, vector)

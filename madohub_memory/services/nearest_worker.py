@@ -30,13 +30,12 @@ def serve(db_path: str, conn: Any) -> None:
     if hasattr(os, "nice"):
         os.nice(10)  # background work: on a busy machine the dashboard's own thread goes first
     from madohub_memory.services import Services
-    from madohub_memory.services.nearest import NearestService
 
     try:
         svc = Services.open(db_path, origin="gui-nearest")
     except UserError:
         return  # the dashboard's own worker reports why the file cannot be opened
-    nearest = NearestService(svc)
+    nearest = svc.nearest
     urgent: tuple[int, str, str, int] | None = None
     ahead: OrderedDict[tuple[int, str], tuple[str, int]] = OrderedDict()
     try:

@@ -87,7 +87,7 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
 
 
 class QueueService:
-    """Read side of the dashboard: ``QueueService(svc)``."""
+    """Read side of the dashboard (``svc.queue``)."""
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc

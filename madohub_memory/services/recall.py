@@ -17,11 +17,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from madohub_memory.core.errors import DatabaseBusyError, ValidationError
+from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
-from madohub_memory.recall import ranking, temporal, tokenize
-from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES, get_embedder
+from madohub_memory.recall import ranking, temporal
+from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES
 from madohub_memory.recall.ranking import Hit
-from madohub_memory.recall.vector_index import VectorIndex, shared_index
+from madohub_memory.recall.vector_cache import VectorCache, vector_cache
+from madohub_memory.recall.vector_index import VectorIndex
+from madohub_memory.store import fts_text
 from madohub_memory.store import recall as recall_rows
 
 if TYPE_CHECKING:
@@ -41,18 +44,11 @@ COMMON_MIN_STORE = 5_000  # from this many memories, near-stop-words leave the k
 SUBSTRING_MAX_STORE = 20_000  # below this many, a short Chinese term may be matched verbatim
 COMMON_SHARE = 0.02
 _DF_CACHE: dict[tuple[str, str], tuple[int, int]] = {}
-_CJK_CHAR = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 
 HEADERS = {
     "en": "Recalled memories (approved earlier; they may be out of date, check before relying on them):",
     "zh": "召回的记忆（之前已批准；内容可能已过时，使用前请核实）：",
 }
-
-
-def estimate_tokens(text: str) -> int:
-    """A model-agnostic estimate: one token per Chinese character, four other characters per token."""
-    cjk = len(_CJK_CHAR.findall(text))
-    return cjk + (len(text) - cjk + 3) // 4
 
 
 class RecallService:
@@ -67,18 +63,18 @@ class RecallService:
             raise ValidationError(f"Unknown embedding model {name!r}: use one of {', '.join(MODEL_NAMES)}.")
         return name
 
+    def vectors(self) -> VectorCache:
+        """This process's vector cache of the database for the configured model (loads it)."""
+        return vector_cache(self.svc.store, self.model_name())
+
     def index(self) -> VectorIndex:
         """The shared vector index of this database, brought up to date (embeds what is missing)."""
-        embedder = get_embedder(self.model_name())
-        index = shared_index(self.svc.store, embedder.name, embedder.dim)
-        index.refresh(self.svc.store, embedder)
-        return index
+        return self.vectors().memory_index(self.svc.store)
 
     def embed_pending(self, limit: int | None = None, progress: Callable[[int], None] | None = None) -> int:
         """Compute missing embeddings (for workers: keeps model work off other threads)."""
-        embedder = get_embedder(self.model_name())
-        index = shared_index(self.svc.store, embedder.name, embedder.dim)
-        return index.embed_missing(self.svc.store, embedder, limit, progress)
+        cache = self.vectors()
+        return cache.index.embed_missing(self.svc.store, cache.embedder, limit, progress)
 
     # -- scope and input ------------------------------------------------------------
 
@@ -139,8 +135,9 @@ class RecallService:
         index: VectorIndex | None = None
         query_vector: np.ndarray | None = None
         if mode != "keyword":
-            index = self.index()
-            query_vector = get_embedder(index.model).encode([text])[0]
+            cache = self.vectors()
+            index = cache.memory_index(store)
+            query_vector = cache.embedder.encode([text])[0]
             vector = dict(index.search(query_vector, scope, settings.get("recall.vector_k")))
         pool = set(vector)
         if mode == "hybrid":
@@ -175,12 +172,12 @@ class RecallService:
         self, text: str, scope: list[str] | None, limit: int, wanted: list[int]
     ) -> dict[int, float]:
         """BM25 scores of the keyword top ``limit`` and of the ``wanted`` ids that match."""
-        terms = tokenize.query_terms(text)
-        match = tokenize.match_expression(self._without_common(terms))
+        terms = fts_text.query_terms(text)
+        match = fts_text.match_expression(self._without_common(terms))
         if match is None:
             return {}
         found = dict(recall_rows.bm25_search(self.svc.store, match, scope, limit, wanted))
-        short = [t for t in terms if tokenize.has_cjk(t) and len(t) <= _SHORT_CJK]
+        short = [t for t in terms if fts_text.has_cjk(t) and len(t) <= _SHORT_CJK]
         if not found and short and recall_rows.memory_count_estimate(self.svc.store) < SUBSTRING_MAX_STORE:
             # A short Chinese term the index segmented differently: match it verbatim
             # (a scan of every memory, so only while the store is small).
@@ -209,7 +206,7 @@ class RecallService:
             if cached is None or total > cached[1] * 1.1 or total < cached[1] * 0.9:
                 if len(_DF_CACHE) > 50_000:
                     _DF_CACHE.clear()
-                count = recall_rows.term_doc_count(store, tokenize.match_expression([term]) or '""')
+                count = recall_rows.term_doc_count(store, fts_text.match_expression([term]) or '""')
                 cached = _DF_CACHE[(db, term)] = (count, total)
             counts[term] = cached[0]
         return [t for t in terms if counts[t] <= COMMON_SHARE * total]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from madohub_memory.core.clock import to_iso
 from madohub_memory.core.errors import ConflictError, NotFoundError
 from madohub_memory.core.text import fingerprint, validate_content
-from madohub_memory.core.types import Candidate, CandidateDraft, SubmitResult
+from madohub_memory.core.types import Candidate, CandidateDraft, Equivalent, SubmitResult
 from madohub_memory.core.vocab import (
     validate_actor,
     validate_confidence,
@@ -19,11 +19,11 @@ from madohub_memory.core.vocab import (
     validate_source,
 )
 from madohub_memory.extraction.flags import scan
-from madohub_memory.recall.tokenize import warm as warm_keyword_index
-from madohub_memory.services.dedup import Equivalent, confirm, find_exact, find_semantic
+from madohub_memory.services.dedup import confirm, find_exact, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
+from madohub_memory.store.fts_text import warm as warm_keyword_index
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
@@ -126,6 +126,7 @@ class ReviewService:
         """Everything slow about a submit, done without the write lock: validation, the
         semantic match (model load, embedding) and the lookup of the draft's turns."""
         draft = self.validate(draft)
+        assert draft.namespace is not None  # validate() always names one
         actor = validate_actor(actor or _ACTOR_FOR_SOURCE[draft.source])
         fp = fingerprint(draft.content)
         semantic = None
@@ -136,6 +137,7 @@ class ReviewService:
     def commit(self, prepared: PreparedDraft) -> SubmitResult:
         """The write of a prepared draft: a short transaction of point queries and inserts."""
         draft, actor, fp = prepared.draft, prepared.actor, prepared.fingerprint
+        assert draft.namespace is not None  # validated in prepare()
         store = self.svc.store
         with self.changes.batch():
             now = self.svc.clock.now_iso()
@@ -331,7 +333,7 @@ class ReviewService:
                 "candidate", candidate_id, "approve", actor, before,
                 candidate_rows.get_row(store, candidate_id),
             )
-        return memory_id
+        return int(memory_id)
 
     def _set_status(self, candidate_id: int, status: str, action: str, actor: str, *allowed: str) -> None:
         with self.changes.batch():

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
-from madohub_memory.services.recall import estimate_tokens
 from madohub_memory.services.working import LABELS as WORKING_LABELS
 from madohub_memory.store import recall as recall_rows
 

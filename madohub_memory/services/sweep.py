@@ -24,9 +24,7 @@ class SweepService:
             "archived": review.archive_stale(),
             "auto_approved": review.auto_approve(),
         }
-        from madohub_memory.services.decay import DecayService
-
-        report["decay"] = DecayService(self.svc).run(force=force)
+        report["decay"] = self.svc.decay.run(force=force)
         # Decision memory: expire transient choices, propose stable preferences (once a day).
         report["decisions"] = self.svc.decisions.decay_scan(force=force)
         return report

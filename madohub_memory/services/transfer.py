@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 from madohub_memory.core.errors import ImportFileError, UserError
 from madohub_memory.core.pii import redact_pii, redact_pii_value
 from madohub_memory.core.text import fingerprint, replace_surrogates, shown
-from madohub_memory.recall.tokenize import warm as warm_keyword_index
 from madohub_memory.store import transfer as raw
 from madohub_memory.store.files import private_output
+from madohub_memory.store.fts_text import warm as warm_keyword_index
 from madohub_memory.store.redaction import free_text_columns
 
 if TYPE_CHECKING:

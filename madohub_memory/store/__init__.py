@@ -4,6 +4,6 @@ One file in WAL mode, shared by the GUI, the workers, the MCP server and the CLI
 possibly from several processes at once.
 """
 
-from madohub_memory.store.database import Store, default_db_path
+from madohub_memory.store.database import Store
 
-__all__ = ["Store", "default_db_path"]
+__all__ = ["Store"]

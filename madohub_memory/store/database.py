@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from madohub_memory.core.errors import (
+    DamagedDatabaseError,
     ForeignDatabaseError,
     MissingDatabaseError,
     StorageError,
@@ -33,16 +34,6 @@ def busy_give_up_s() -> float:
         return max(0.0, float(os.environ.get("MADOHUB_BUSY_TIMEOUT", BUSY_GIVE_UP_S)))
     except ValueError:
         return BUSY_GIVE_UP_S
-
-
-def default_db_path() -> Path:
-    """``$MADOHUB_DB`` or ``<user data dir>/madohub-memory/memory.db``."""
-    env = os.environ.get("MADOHUB_DB")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("madohub-memory", appauthor=False)) / "memory.db"
 
 
 class LockStats:
@@ -213,7 +204,7 @@ class Store:
             if unclean:
                 open_checks.integrity_after_crash(conn, self.path)
             open_checks.refuse_if_marked_damaged(self.path)
-        from madohub_memory.store.recall import register_functions
+        from madohub_memory.store.fts_text import register_functions
 
         register_functions(conn)  # SQL functions the recall triggers call (m0004)
         if self.readonly:
@@ -258,7 +249,7 @@ class Store:
         err = db_errors.translate(exc, self.path, waited_s)
         if err is None:
             return exc
-        if isinstance(err, db_errors.DamagedDatabaseError):
+        if isinstance(err, DamagedDatabaseError):
             open_checks.mark_damaged(self.path, str(exc))
         return err
 
@@ -345,11 +336,17 @@ class Store:
 
     def query_one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
         try:
-            return self.conn.execute(sql, params).fetchone()
+            row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
+            return row
         except (sqlite3.Error, OverflowError, UnicodeEncodeError) as exc:
             self._raise_translated(exc)
             raise
 
+
+    def scalar(self, sql: str, params: Any = ()) -> Any:
+        """The first column of the first row (``None`` when there is none): for aggregates."""
+        row = self.query_one(sql, params)
+        return None if row is None else row[0]
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         try:
             return self.conn.execute(sql, params)

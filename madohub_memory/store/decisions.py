@@ -71,8 +71,7 @@ def point_keys(store: Store) -> list[str]:
 
 
 def session_count(store: Store) -> int:
-    row = store.query_one("SELECT COUNT(DISTINCT session) FROM decisions WHERE session IS NOT NULL")
-    return int(row[0])
+    return int(store.scalar("SELECT COUNT(DISTINCT session) FROM decisions WHERE session IS NOT NULL"))
 
 
 def latest_session(store: Store) -> str | None:
@@ -86,6 +85,7 @@ def counts(store: Store) -> dict[str, int]:
     row = store.query_one(
         "SELECT COUNT(*), COUNT(DISTINCT point_key), COALESCE(SUM(transient), 0) FROM decisions"
     )
+    assert row is not None  # an aggregate always has its row
     return {"records": int(row[0]), "points": int(row[1]), "transient": int(row[2])}
 
 

@@ -14,7 +14,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from madohub_memory.store.liveness import process_identity
 
@@ -109,7 +109,7 @@ def _hostname_of_this() -> str:
 
 
 @contextlib.contextmanager
-def private_output(target: Path, mode: str = "w") -> Iterator[IO]:
+def private_output(target: Path, mode: str = "w") -> Iterator[IO[Any]]:
     """Write ``target`` through a 0600 ``.part`` file renamed into place on success.
 
     On any error the ``.part`` file is removed and ``target`` is untouched.

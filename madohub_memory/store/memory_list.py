@@ -1,5 +1,4 @@
-"""SQL behind the dashboard's Approved list (ids by filter and sort, rows by id) and the
-stored vector a candidate already has (for the nearest approved memory).
+"""SQL behind the dashboard's Approved list (ids by filter and sort, rows by id).
 
 Like the Pending queue, the list holds only ids; rows are fetched by id when painted, so
 100,000 memories never pass through Python as whole rows.
@@ -7,7 +6,6 @@ Like the Pending queue, the list holds only ids; rows are fetched by id when pai
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from madohub_memory.store.database import Store
@@ -81,19 +79,6 @@ def namespace_counts(store: Store) -> list[tuple[str, int]]:
         "SELECT namespace, COUNT(*) FROM memories WHERE status = 'active' GROUP BY namespace ORDER BY namespace"
     )
     return [(r[0], int(r[1])) for r in rows]
-
-
-def stored_candidate_vector(store: Store, candidate_id: int, model: str) -> tuple[str, bytes] | None:
-    """(text fingerprint, float16 vector) semantic dedup stored for a candidate, if any."""
-    try:
-        row = store.query_one(
-            "SELECT fingerprint, vector FROM dedup_embeddings WHERE entity = 'candidate'"
-            " AND entity_id = ? AND model = ?",
-            (candidate_id, model),
-        )
-    except sqlite3.OperationalError:  # an older file without the table: the caller embeds the text
-        return None
-    return (str(row[0]), bytes(row[1])) if row else None
 
 
 def insert_bulk_memories(store: Store, rows: list[dict[str, Any]]) -> None:

@@ -1,4 +1,4 @@
-"""Queries behind recall: keyword search, embeddings, change feed, hits, log, decay state.
+"""Queries behind recall: keyword search, hits, log, decay state (vectors: :mod:`.embeddings`).
 
 Only active memories are ever returned by the search queries here (DESIGN invariant 1):
 every one of them filters on ``memories.status = 'active'``.
@@ -7,25 +7,13 @@ every one of them filters on ``memories.status = 'active'``.
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from madohub_memory.store.database import Store
 from madohub_memory.store.redaction import redact_text
 
 _SQL_VARS = 500
-
-
-def register_functions(conn: sqlite3.Connection) -> None:
-    """Define ``mh_fts_text`` (what the keyword index stores for a content) on ``conn``."""
-
-    def fts_text(content: str | None) -> str:
-        from madohub_memory.recall.tokenize import index_text
-
-        return index_text(content or "")
-
-    conn.create_function("mh_fts_text", 1, fts_text, deterministic=True)
 
 
 def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
@@ -54,102 +42,6 @@ def state_set(store: Store, key: str, value: str) -> None:
         " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (key, value),
     )
-
-
-# -- change feed ----------------------------------------------------------------------
-
-
-def last_change(store: Store) -> int:
-    row = store.query_one("SELECT COALESCE(MAX(seq), 0) FROM recall_changes")
-    return int(row[0])
-
-
-def first_change(store: Store) -> int:
-    row = store.query_one("SELECT COALESCE(MIN(seq), 0) FROM recall_changes")
-    return int(row[0])
-
-
-def changed_since(store: Store, seq: int) -> tuple[list[int], int]:
-    rows = store.query("SELECT seq, memory_id FROM recall_changes WHERE seq > ? ORDER BY seq", (seq,))
-    if not rows:
-        return [], seq
-    return sorted({int(r[1]) for r in rows}), int(rows[-1][0])
-
-
-def prune_changes(store: Store, keep: int = 200_000) -> None:
-    store.execute("DELETE FROM recall_changes WHERE seq <= (SELECT MAX(seq) FROM recall_changes) - ?", (keep,))
-
-
-# -- embeddings -----------------------------------------------------------------------
-
-
-def missing_embeddings(store: Store, model: str, limit: int) -> list[sqlite3.Row]:
-    """Active memories with no embedding for ``model`` matching their current content."""
-    return store.query(
-        "SELECT m.id, m.content, m.fingerprint FROM memories m"
-        " LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ?"
-        "  AND e.fingerprint = m.fingerprint"
-        " WHERE m.status = 'active' AND e.memory_id IS NULL ORDER BY m.id LIMIT ?",
-        (model, limit),
-    )
-
-
-def missing_embeddings_for(store: Store, model: str, ids: Sequence[int]) -> list[sqlite3.Row]:
-    """Like :func:`missing_embeddings`, among ``ids`` only (the incremental path)."""
-    out: list[sqlite3.Row] = []
-    for chunk in _chunks(list(ids)):
-        out += store.query(
-            "SELECT m.id, m.content, m.fingerprint FROM memories m"
-            " LEFT JOIN memory_embeddings e ON e.memory_id = m.id AND e.model = ?"
-            "  AND e.fingerprint = m.fingerprint"
-            f" WHERE m.status = 'active' AND e.memory_id IS NULL AND m.id IN ({', '.join('?' * len(chunk))})",
-            (model, *chunk),
-        )
-    return out
-
-
-def put_embeddings(store: Store, model: str, rows: Iterable[tuple[int, str, bytes]]) -> None:
-    store.conn.executemany(
-        "INSERT INTO memory_embeddings (memory_id, model, fingerprint, vector) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT(memory_id, model) DO UPDATE SET fingerprint = excluded.fingerprint,"
-        " vector = excluded.vector",
-        [(mid, model, fp, blob) for mid, fp, blob in rows],
-    )
-
-
-def count_active_vectors(store: Store, model: str) -> int:
-    row = store.query_one(
-        "SELECT count(*) FROM memories m JOIN memory_embeddings e"
-        " ON e.memory_id = m.id AND e.model = ? AND e.fingerprint = m.fingerprint"
-        " WHERE m.status = 'active'",
-        (model,),
-    )
-    return int(row[0])
-
-
-def iter_active_vectors(store: Store, model: str) -> Iterator[sqlite3.Row]:
-    """Like :func:`active_vectors` for all of them, streamed (no list of 100,000 blobs)."""
-    yield from store.conn.execute(
-        "SELECT m.id, m.namespace, e.vector FROM memories m JOIN memory_embeddings e"
-        " ON e.memory_id = m.id AND e.model = ? AND e.fingerprint = m.fingerprint"
-        " WHERE m.status = 'active' ORDER BY m.id",
-        (model,),
-    )
-
-
-def active_vectors(store: Store, model: str, ids: Sequence[int] | None = None) -> list[sqlite3.Row]:
-    """(id, namespace, vector) of active memories whose embedding matches their content."""
-    sql = (
-        "SELECT m.id, m.namespace, e.vector FROM memories m JOIN memory_embeddings e"
-        " ON e.memory_id = m.id AND e.model = ? AND e.fingerprint = m.fingerprint"
-        " WHERE m.status = 'active'"
-    )
-    if ids is None:
-        return store.query(sql + " ORDER BY m.id", (model,))
-    out: list[sqlite3.Row] = []
-    for chunk in _chunks(list(ids)):
-        out += store.query(sql + f" AND m.id IN ({', '.join('?' * len(chunk))})", (model, *chunk))
-    return out
 
 
 # -- keyword search -------------------------------------------------------------------
@@ -252,13 +144,11 @@ def context_rows(
 
 def term_doc_count(store: Store, match: str) -> int:
     """How many memories (any status) a one-term MATCH string hits."""
-    row = store.query_one("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,))
-    return int(row[0])
+    return int(store.scalar("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,)))
 
 
 def memory_count_estimate(store: Store) -> int:
-    row = store.query_one("SELECT COALESCE(MAX(id), 0) FROM memories")
-    return int(row[0])
+    return int(store.scalar("SELECT COALESCE(MAX(id), 0) FROM memories"))
 
 
 def active_rows(store: Store, ids: Sequence[int]) -> dict[int, dict[str, Any]]:

@@ -50,7 +50,7 @@ def iter_rows(store: Store, table: str) -> Iterator[dict[str, Any]]:
 
 
 def count_rows(store: Store, table: str) -> int:
-    return int(store.query_one(f"SELECT COUNT(*) FROM {table}")[0])
+    return int(store.scalar(f"SELECT COUNT(*) FROM {table}"))
 
 
 def insert_row(store: Store, table: str, row: dict[str, Any]) -> None:

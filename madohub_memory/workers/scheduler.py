@@ -10,7 +10,7 @@ from typing import Any
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from madohub_memory.core.clock import Clock
-from madohub_memory.workers.jobs import JOBS
+from madohub_memory.services.job_catalog import JOBS
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ Everything here is derived from ``memories`` or private to recall, so nothing is
 to ``memories`` itself (export and undo carry that table as it is). The keyword index is
 kept in sync by triggers, so every writer (review, import, undo, a hand edit through
 ``Store``) updates it; the triggers call ``mh_fts_text`` (Chinese word segmentation),
-which :func:`madohub_memory.store.recall.register_functions` defines on every connection
+which :func:`madohub_memory.store.fts_text.register_functions` defines on every connection
 ``Store`` opens.
 """
 
@@ -90,7 +90,7 @@ SCHEMA = [
 
 
 def apply(conn: sqlite3.Connection) -> None:
-    from madohub_memory.store.recall import register_functions
+    from madohub_memory.store.fts_text import register_functions
 
     register_functions(conn)
     for statement in SCHEMA:

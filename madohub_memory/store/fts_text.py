@@ -8,6 +8,9 @@ are (SQLite 3.40.1). So Chinese runs are segmented into words with jieba
 indexing; ``unicode61`` + ``porter`` then sees one token per Chinese word and stems English
 as usual. ``bench/recall_quality.py`` measures this against trigram on a Chinese check.
 
+Every connection the store opens gets ``mh_fts_text`` (:func:`register_functions`), which
+the keyword-index triggers call, so this module sits below the store's other modules.
+
 Queries go through the same segmentation and become a plain OR of quoted terms, so FTS5
 syntax in a query (``"``, ``AND``, ``*``, ``NEAR(``) is only ever searched for as text.
 """
@@ -15,9 +18,13 @@ syntax in a query (``"``, ``AND``, ``*``, ``NEAR(``) is only ever searched for a
 from __future__ import annotations
 
 import re
+import sqlite3
 import threading
+from typing import Any
 
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+from madohub_memory.core.cjk import CJK_RANGES, CJK_RUN
+
+_CJK_RUN = CJK_RUN
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 MAX_QUERY_TERMS = 48
@@ -31,11 +38,21 @@ CHINESE_STOP = frozenset(
     ["的", "了", "是", "我", "你", "他", "她", "它", "们", "我们", "你们", "他们", "在", "有", "和", "与", "及", "吗", "呢", "吧", "啊", "呀", "哦", "么", "什么", "哪些", "哪个", "哪", "谁", "怎么", "怎样", "如何", "为什么", "对", "不", "也", "就", "都", "这", "那", "这个", "那个", "个", "一", "一个", "过", "给", "被", "把", "让", "会", "能", "要", "想", "说", "还", "很", "又", "而", "并", "或", "从", "到", "之", "其", "于", "以", "上", "下", "中", "里", "告诉", "曾", "曾经", "最近"]
 )
 
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """Define ``mh_fts_text`` (what the keyword index stores for a content) on ``conn``."""
+
+    def fts_text(content: str | None) -> str:
+        return index_text(content or "")
+
+    conn.create_function("mh_fts_text", 1, fts_text, deterministic=True)
+
+
 _jieba_lock = threading.Lock()
-_jieba = None
+_jieba: Any = None
 
 
-def _segmenter():  # type: ignore[no-untyped-def]
+def _segmenter() -> Any:
     """jieba, imported and initialised once (its dictionary memory-mapped: :mod:`.jieba_cache`)."""
     global _jieba
     if _jieba is None:
@@ -43,7 +60,7 @@ def _segmenter():  # type: ignore[no-untyped-def]
             if _jieba is None:
                 import logging
 
-                from madohub_memory.recall import jieba_cache
+                from madohub_memory.store import jieba_cache
 
                 jieba = jieba_cache.import_jieba()
                 jieba.setLogLevel(logging.WARNING)
@@ -86,7 +103,7 @@ def query_terms(query: str) -> list[str]:
         for word in words:
             if has_cjk(word) and not _CJK_RUN.fullmatch(word):
                 # Mixed token such as "python3中文": keep its parts apart.
-                parts = [p for p in re.split(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)", word) if p]
+                parts = [p for p in re.split(f"([{CJK_RANGES}]+)", word) if p]
             else:
                 parts = [word]
             for part in parts:

@@ -1,4 +1,9 @@
-"""What each background job does, given an open ``Services``; returns how many items it processed."""
+"""What each background job does, given an open ``Services``; returns how many items it processed.
+
+The jobs are use cases like any other (the dashboard's "run now", ``madohub-memory sweep``
+and the scheduler all run them through :class:`~madohub_memory.services.jobs.JobsService`);
+:mod:`madohub_memory.workers` only decides when.
+"""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Chinese keyword search segments text with jieba, whose first use builds a dict of ~500,000
 words and prefixes from ``dict.txt`` or unmarshals it from ``/tmp/jieba.cache`` (0.3 s to
 several seconds): more than a whole ``recall`` may take. Here the default dictionary is
-written once as a :class:`~madohub_memory.recall.mapped_table.MappedTable` under the model
+written once as a :class:`~madohub_memory.store.mapped_table.MappedTable` under the model
 cache (``<user cache>/madohub-memory/models/jieba-<key>/``) and jieba's default tokenizer
 reads it in place: the same words, the same segmentation (``tests/test_model_cache.py``).
 
@@ -20,8 +20,9 @@ import sys
 import zlib
 from pathlib import Path
 from types import ModuleType
+from typing import cast
 
-from madohub_memory.recall.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
+from madohub_memory.store.mapped_table import MappedFiles, MappedTable, cache_root, ensure, write_table
 
 log = logging.getLogger(__name__)
 
@@ -32,17 +33,17 @@ def import_jieba() -> ModuleType:
     if "jieba" in sys.modules or "pkg_resources" in sys.modules:
         import jieba
 
-        return jieba
+        return cast(ModuleType, jieba)
     sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # an ImportError for jieba
     try:
         import jieba
     finally:
         del sys.modules["pkg_resources"]
-    return jieba
+    return cast(ModuleType, jieba)
 
 
 def default_dictionary(jieba: ModuleType) -> Path:
-    return Path(jieba.__file__).resolve().parent / jieba.DEFAULT_DICT_NAME
+    return Path(str(jieba.__file__)).resolve().parent / str(jieba.DEFAULT_DICT_NAME)
 
 
 def cache_key(dictionary: Path) -> str:
