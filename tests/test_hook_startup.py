@@ -95,3 +95,19 @@ def test_an_answer_read_after_its_question_is_still_recorded(tmp_path: Path) -> 
             handle.write(_answer("t1", {"Which tier?": "Tier L"}) + "\n")
         summary = svc.ingest.ingest_paths([str(transcript)], format="claude-code", extract=False)
         assert summary["decisions"] == 1
+
+
+def test_a_transcript_that_did_not_grow_is_not_written_again(tmp_path: Path) -> None:
+    """Stop and SubagentStop for the same turn: the second import changes no row (no write lock, no sync)."""
+    transcript = write_jsonl(tmp_path / f"{SESSION}.jsonl", [
+        cc_user("u1", "Always run the linter before pushing."),
+        cc_assistant("a1", "m1", [text("Understood, lint first.")], "u1")])
+    with Services.open(tmp_path / "memory.db") as svc:
+        svc.ingest.ingest_paths([str(transcript)], format="claude-code", extract=False)
+        changes = svc.store.conn.total_changes
+        summary = svc.ingest.ingest_paths([str(transcript)], format="claude-code", extract=False)
+        assert summary["turns"] == {"new": 0, "known": 2}
+        assert svc.store.conn.total_changes == changes
+        with transcript.open("a", encoding="utf-8") as handle:  # it grows again: read on from there
+            handle.write(json.dumps(cc_user("u2", "Use pnpm, not npm.", parent="a1")) + "\n")
+        assert svc.ingest.ingest_paths([str(transcript)], format="claude-code", extract=False)["turns"]["new"] == 1

@@ -197,7 +197,7 @@ class IngestService:
             result, known_before, start_offset = self._read(path, file_fmt)
             resumed = start_offset > 0
             result.errors.extend(check_result(result))
-            conv_ids, new, known = self._store(result, namespace, known_before)
+            conv_ids, new, known = self._store(result, namespace, known_before, start_offset)
         except StorageError:
             raise
         except (UserError, OSError) as exc:
@@ -275,12 +275,15 @@ class IngestService:
         result.state["known_before"] = known_before
         return result, known_before, start_offset
 
-    def _store(self, result: ReadResult, namespace: str | None, known_before: int) -> tuple[list[str], int, int]:
+    def _store(
+        self, result: ReadResult, namespace: str | None, known_before: int, start_offset: int = 0,
+    ) -> tuple[list[str], int, int]:
         """Write one file's conversations and new turns.
 
         Secrets are masked and rows built before any lock is taken; turns are written in
         transactions of :data:`WRITE_CHUNK`, and the file's read position last, so a crash
         in between only makes the next read find some turns already known (stable ids).
+        A resumed read that found nothing new (a second hook for the same turn) writes nothing.
         """
         store = self.svc.store
         new = known = 0
@@ -324,8 +327,10 @@ class IngestService:
                         seq += 1
                     ingest_rows.insert_turns(store, fresh)
                     new += len(fresh)
+        segment = int(state.get("segment", 0))
+        if start_offset and result.end_offset == start_offset and not result.conversations:
+            return conv_ids, 0, known_before
         with store.transaction():
-            segment = int(state.get("segment", 0))
             if segment:
                 for conv in result.conversations:
                     ingest_rows.mark_compaction(store, conv.id, before_segment=segment)
