@@ -17,8 +17,8 @@ os.environ["XDG_CONFIG_HOME"] = os.path.join(_SANDBOX, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
 os.environ.pop("MADOHUB_DB", None)
 
-from madohub_memory.core.clock import Clock
-from madohub_memory.services import Services
+from madohub_memory.core.clock import Clock  # noqa: E402 (after the environment is set)
+from madohub_memory.services import Services  # noqa: E402
 
 # ../shared/eval/dev next to the repository (or next to the folder holding a git worktree)
 SHARED_EVAL_DEV = next(

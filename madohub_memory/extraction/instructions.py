@@ -30,29 +30,28 @@ Negation matters both ways: "never merge without review" raises oversight (not f
 
 from __future__ import annotations
 
-import re
-
 from madohub_memory.core.cjk import CJK_CHAR
+from madohub_memory.core.lazy_re import LazyPattern, lazy_compile
 from madohub_memory.extraction.instruction_cues import CO_CUES, EN_CUES, NEG, CoCue, Cue
 from madohub_memory.extraction.instruction_cues_zh import ZH_CO_CUES, ZH_CUES
 
 THRESHOLD = 3
 AMPLIFIERS = {"address", "agent", "permission", "persistence", "channel", "target"}
-_NEGATION_EN = re.compile(rf"\b(?:{NEG}|only)\b[^.;,\n]{{0,30}}$")
-_NEGATION_ZH = re.compile(r"(?:不要|别|禁止|不能|不得|不可|切勿|严禁|不许|不准|避免|不应|永远不要)[^。；，\n]{0,20}$")
+_NEGATION_EN = lazy_compile(rf"\b(?:{NEG}|only)\b[^.;,\n]{{0,30}}$")
+_NEGATION_ZH = lazy_compile(r"(?:不要|别|禁止|不能|不得|不可|切勿|严禁|不许|不准|避免|不应|永远不要)[^。；，\n]{0,20}$")
 # A condition that keeps oversight: "merge automatically once two reviewers approve".
-_GATE = re.compile(
+_GATE = lazy_compile(
     r"\b(?:once|after|only\s+(?:after|when|if)|as\s+soon\s+as|provided|unless|if\s+and\s+only\s+if|when)\b[^.;\n]{0,60}"
     r"\b(?:review\w*|approv\w*|ci|green|pass\w*|check\w*|sign\w*|tests?)\b|\b(?:must|needs?\s+to|has\s+to|have\s+to|should)\s+"
     r"(?:\w+\s+)?(?:pass|be\s+green|succeed|be\s+approved|be\s+reviewed)\b[^.;\n]{0,30}\bbefore\b|\bbefore\b[^.;\n]{0,40}"
     r"\b(?:is|are|gets?|being)\s+merged\b|(?:审核|审查|review|批准|同意|CI|ci|测试)(?:通过)?(?:后|之后)(?:才|再)?|才能|之前必须|必须先|需要先"
 )
-_WORD = re.compile(r"[a-z_]+")
+_WORD = lazy_compile(r"[a-z_]+")
 _CJK = CJK_CHAR
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
+_SENTENCES = lazy_compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
 
 
-def _hits(sentence: str, cues: list[Cue], negation: re.Pattern[str]) -> dict[str, int]:
+def _hits(sentence: str, cues: list[Cue], negation: LazyPattern) -> dict[str, int]:
     """The heaviest weight of each cue name found in one sentence."""
     gated = bool(_GATE.search(sentence))
     words = set(_WORD.findall(sentence))
@@ -70,7 +69,7 @@ def _hits(sentence: str, cues: list[Cue], negation: re.Pattern[str]) -> dict[str
     return found
 
 
-def _co_hits(sentence: str, cues: list[CoCue], negation: re.Pattern[str], found: dict[str, int]) -> None:
+def _co_hits(sentence: str, cues: list[CoCue], negation: LazyPattern, found: dict[str, int]) -> None:
     """Word classes that steer together, in any order (see ``CoCue``)."""
     gated = bool(_GATE.search(sentence))
     for cue in cues:

@@ -18,7 +18,6 @@ from madohub_memory.core.vocab import (
     validate_namespace,
     validate_source,
 )
-from madohub_memory.extraction.flags import scan
 from madohub_memory.services.dedup import confirm, find_exact, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
@@ -92,6 +91,8 @@ class ReviewService:
 
     def validate(self, draft: CandidateDraft) -> CandidateDraft:
         """Check a draft against the closed vocabularies; clean and mask its content."""
+        from madohub_memory.extraction.flags import scan  # loaded to write text, not to list it
+
         content = validate_content(draft.content)
         masked, found = scan(content)
         return CandidateDraft(
@@ -373,6 +374,8 @@ class ReviewService:
             before = self._require(candidate_id, "pending")
             values = edit_values(self.svc, content, kind, namespace)
             if "content" in values:
+                from madohub_memory.extraction.flags import scan
+
                 flags = set(scan(values["content"])[1]) | {f for f in before["flags"].split(",") if f}
                 values["flags"] = ",".join(validate_flags(flags))
             values["updated_at"] = self.svc.clock.now_iso()
