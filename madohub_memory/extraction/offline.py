@@ -21,6 +21,7 @@ from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.extraction.agent_statements import caught_mistakes, milestones
 from madohub_memory.extraction.base import Mode, TurnView
+from madohub_memory.extraction.chat_requests import answer_style, context_statement
 from madohub_memory.extraction.chinese import pick_zh, rewrite_zh
 from madohub_memory.extraction.coding_rules import rules_en, rules_zh
 from madohub_memory.extraction.dates import absolute_dates_en, absolute_dates_zh, turn_day
@@ -126,6 +127,8 @@ class OfflineExtractor:
                 draft = self.extract_turn(turn, mode=mode, namespace=namespace)
                 if draft is not None:
                     drafts.append(draft)
+                if turn.role == "user":
+                    drafts += self.chat_request_drafts(turn, mode=mode, namespace=namespace)
         if coding:
             zh = any(t.role == "user" and len(_CJK.findall(t.content[:400])) >= max(2, len(t.content[:400]) // 8)
                      for t in turns)
@@ -219,6 +222,21 @@ class OfflineExtractor:
         return [self._draft(c.content, c.kind, c.confidence, turn, "compaction", c.namespace or namespace,
                             source="compaction")
                 for c in summary_candidates(turn.content or "", mine)]
+
+    def chat_request_drafts(
+        self, turn: TurnView, *, mode: Mode = "turn", namespace: str | None = None
+    ) -> list[CandidateDraft]:
+        """What a request to a chat assistant says about its author: the situation described
+        around the task, a standing wish about answers (:mod:`.chat_requests`)."""
+        text = turn.content or ""
+        if not text.strip() or _NOISE_TURN.match(text) or len(_CJK.findall(text[:400])) >= 2:
+            return []
+        drafts = []
+        for found in (context_statement(text, self.subject), answer_style(text, self.subject)):
+            if found is not None:
+                drafts.append(self._draft(found.content, found.kind, 0.3 + 0.5 * found.strength, turn, mode,
+                                          namespace))
+        return drafts
 
     def extract_turn(
         self, turn: TurnView, *, mode: Mode = "turn", namespace: str | None = None, coding: bool = False,
