@@ -373,8 +373,8 @@ def rewrite_en(sentence: str, subject: str, *, team: bool = False) -> str:
     if not _FIRST_PERSON_CI.search(sentence.lower()) and _IMPERATIVE_START.match(sentence.lower()):
         body = sentence.rstrip(" .!")
         body = re.sub(r"(?i)^please\s+", "", body)
-        body = re.sub(r"(?i)^(?:don't|do not)\s+", "not to ", body)
-        if not body.startswith("not to "):
+        body = re.sub(r"(?i)^(?:don't|do not)\s+", "to not ", body)
+        if not body.startswith("to not "):
             body = "to " + body[0].lower() + body[1:]
         return f"{subject} wants the agent {body}."
     return rewrite_first_person_en(sentence, subject, team=team)

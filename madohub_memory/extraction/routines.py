@@ -176,3 +176,36 @@ def project_routines(turns: Sequence[TurnView], zh: bool = False) -> list[Routin
         steps = ("，然后" if zh else ", then ").join(f"`{f}`" for f in flow)
         out.append(Routine(say("workflow", steps), "pattern", 0.5, last_id))
     return out
+
+
+# -- one listing per project ----------------------------------------------------------------
+
+_LISTED = re.compile(r"`([^`]+)`")
+
+
+def listing_prefix(content: str) -> str | None:
+    """The fixed start of a listing candidate ("Checks run in this project: "), or ``None``.
+
+    Each pass of a session lists the checks it saw run; they are one fact about the project,
+    so a later pass widens the pending listing instead of proposing a near-duplicate."""
+    for template in _TEMPLATES["checks"]:
+        prefix = template.split("{}", 1)[0]
+        if content.startswith(prefix):
+            return prefix
+    return None
+
+
+def widen_listing(old: str, new: str) -> str | None:
+    """``old`` listing with the items of ``new`` it lacks, in check order (``None`` when
+    ``new`` adds nothing, or the two are not listings of the same kind)."""
+    prefix = listing_prefix(old)
+    if prefix is None or listing_prefix(new) != prefix:
+        return None
+    have = _LISTED.findall(old[len(prefix):])
+    extra = [c for c in _LISTED.findall(new[len(prefix):]) if c not in have]
+    if not extra or not have:
+        return None
+    zh = prefix == _TEMPLATES["checks"][1].split("{}", 1)[0]
+    listed = ("、" if zh else ", ").join(f"`{c}`" for c in sorted([*have, *extra], key=_rank))
+    return _TEMPLATES["checks"][1 if zh else 0].format(listed)
+
