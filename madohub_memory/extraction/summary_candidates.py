@@ -73,8 +73,15 @@ _REASON = re.compile(r"\b(?:for|because|since|so that|to avoid|to keep|instead o
 # "The user can now run `npm run authorize:gmail` to complete the OAuth2 flow": a command and its use.
 _RUN_TO = re.compile(r"\brun\s+`(?P<cmd>[^`]{3,80})`\s+(?:to|for)\s+(?P<what>[^.;\n]{6,160})", re.I)
 _CONCEPT_RULE = re.compile(
-    r"\b(?:required|requires|must|always|never|instead of|rather than|prefer\w*|convention|pattern|often need\w*)\b"
-    r"|必须|需要|约定|规范|而不是", re.I)
+    r"\b(?:required|requires|must|always|never|convention|pattern|often need\w*)\b|必须|需要|约定|规范", re.I)
+_CONCEPT_CHOICE = re.compile(r"\b(?:instead of|rather than|prefer\w*\s+\S+(?:\s+\S+){0,3}\s+over)\b|而不是|优先", re.I)
+# "Credo warning about `length/1` in guard: …": what the linter enforces is a convention.
+_LINT = re.compile(r"\b(?:credo|eslint|tslint|lint(?:er|ing)?|rubocop|clippy|ruff|flake8|pylint|stylelint"
+                   r"|warnings?)\b", re.I)
+# "no token persistence in the initial implementation (noted as a critical security gap)":
+# a decision that leaves a known problem open.
+_GAP = re.compile(r"\b(?:gap|known (?:issue|problem|bug)|limitation|not yet|todo|technical debt|follow-?up)\b"
+                  r"|待办|遗留|尚未", re.I)
 MAX_STACK_NAMES = 8
 _QUOTED = re.compile(r"^[\"“「](?P<text>.+?)[\"”」](?:\s*[(（].*[)）])?\s*$")
 _FALLBACK_CUES: list[tuple[str, re.Pattern[str]]] = [
@@ -130,15 +137,21 @@ def _error(item: Item) -> SummaryCandidate | None:
         if _TRIVIAL.match(rest):
             return None
         content = f"{title}：{rest}" if zh else f"{title}: {rest}"
-        return SummaryCandidate(_sentence(content), "postmortem", 0.6)
+        return SummaryCandidate(_sentence(content), _error_kind(title), 0.6)
     if not fix and not cause:
         return None
     if zh:
         pieces = [title] + ([f"原因：{cause.rstrip('。')}"] if cause else []) + ([f"修复：{fix.rstrip('。')}"] if fix else [])
         return SummaryCandidate(_sentence("；".join(pieces)), "postmortem", 0.65 if cause else 0.55)
     pieces = ([f"cause: {cause.rstrip('.')}"] if cause else []) + ([f"fix: {fix.rstrip('.')}"] if fix else [])
-    return SummaryCandidate(_sentence(f"{title.rstrip('.')} — {'; '.join(pieces)}"), "postmortem",
+    return SummaryCandidate(_sentence(f"{title.rstrip('.')} — {'; '.join(pieces)}"), _error_kind(title),
                             0.65 if cause else 0.55)
+
+
+def _error_kind(title: str) -> str:
+    """A linter's finding and its fix follow the project's conventions (pattern); anything
+    else that broke and was fixed is a postmortem."""
+    return "pattern" if _LINT.search(title) else "postmortem"
 
 
 def _solving(section: Section) -> list[SummaryCandidate]:
@@ -162,6 +175,10 @@ def _decisions(section: Section, zh: bool) -> list[SummaryCandidate]:
         if _DONE.match(item.text):
             continue
         text = item.text.rstrip(".。")
+        if _GAP.search(text):  # an open problem the decision leaves: worth knowing next time
+            content = f"未解决的问题：{text}" if zh else f"Open problem: {_lower_first(text)}"
+            out.append(SummaryCandidate(_sentence(content), "event", 0.55))
+            continue
         confidence = 0.65 if _REASON.search(text) else 0.55
         content = f"决定：{text}" if zh else f"Decision: {_lower_first(text)}"
         out.append(SummaryCandidate(_sentence(content), "decision", confidence))
@@ -175,8 +192,9 @@ def _concepts(section: Section, zh: bool) -> list[SummaryCandidate]:
         if not _CONCEPT_ROLE.search(text) or _DONE.match(text):
             continue
         content = f"项目使用{text}" if zh else f"The project uses {text.rstrip('.')}"
-        # "… required for LiveView tests", "(table rewrite pattern …)": how to work here
-        kind = "pattern" if _CONCEPT_RULE.search(text) else "fact"
+        # "(prefer DB `id` over JSONL `uuid`)": a choice; "… required for LiveView tests",
+        # "(table rewrite pattern …)": how to work here; anything else: how the project is
+        kind = "decision" if _CONCEPT_CHOICE.search(text) else "pattern" if _CONCEPT_RULE.search(text) else "fact"
         out.append(SummaryCandidate(_sentence(content), kind, 0.45))
     return out
 
