@@ -108,3 +108,22 @@ def test_the_same_wish_in_other_words_is_one_statement_so_it_deduplicates():
     a = contents("Just provide the code block.\nImport linkage and dendrogram from scipy.cluster.hierarchy.")
     b = contents("Please implement the path as a double linked list. No explanation is required, only the code.")
     assert a == b == ["User wants only the code in answers, without explanations."]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("你现在是一名资深的Java工程师。我们公司的电商平台是用Spring Boot开发的，部署在阿里云上。请帮我设计订单模块的数据库表。",
+     "用户所在的公司的电商平台是用Spring Boot开发的，部署在阿里云上。"),
+    ("我是一名高中数学老师，请帮我出十道关于函数的选择题。", "用户是一名高中数学老师。"),
+    ("我正在把项目从Vue 2迁移到Vue 3，如何处理filters？", "用户正在把项目从Vue 2迁移到Vue 3。"),
+    ("帮我写一个快速排序，只要代码，不要解释。", "用户希望回答只给代码，不要解释。"),
+])
+def test_chinese_requests_keep_the_users_situation_and_wishes(text, expected):
+    assert expected in contents(text)
+
+
+@pytest.mark.parametrize("text", [
+    "请扮演一个面试官。下面是我的简历：\n张三，男，28岁，电话 13800138000",
+    "你是一个翻译助手，请把下面的文字翻译成英文：\n我们公司成立于2010年。",
+])
+def test_chinese_prompts_and_pasted_material_yield_nothing(text):
+    assert contents(text) == []

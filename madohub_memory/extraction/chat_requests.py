@@ -169,9 +169,11 @@ def _third_person(sentence: str, subject: str) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
-def context_statement(text: str, subject: str = "User") -> Found | None:
+def context_statement(text: str, subject: str = "User", *, zh: bool = False) -> Found | None:
     """The person's own situation stated inside a request (see the module doc), as one
-    statement, or ``None``."""
+    statement, or ``None`` (``zh``: the turn is Chinese and ``subject`` is "用户")."""
+    if zh:
+        return _zh_context(text, subject)
     head = request_head(text)
     if not head.strip() or not _REQUEST.search(head):
         return None
@@ -245,8 +247,10 @@ _COMPLETE = re.compile(
 _COMPLETE_WHAT = re.compile(r"\b(?:complete|full|entire|whole)\b", re.I)
 
 
-def answer_style(text: str, subject: str = "User") -> Found | None:
+def answer_style(text: str, subject: str = "User", *, zh: bool = False) -> Found | None:
     """A standing wish about how answers look (complete code, only the code), or ``None``."""
+    if zh:
+        return _zh_answer_style(text, subject)
     head = request_head(text)
     # a wish is often added after the material: "…fields: id, type. I want only the code."
     last = text.rstrip().rsplit("\n", 1)[-1]
@@ -263,6 +267,57 @@ def answer_style(text: str, subject: str = "User") -> Found | None:
                      "preference", 0.7)
     if code_only:
         return Found(f"{subject} wants only the code in answers, without explanations.", "preference", 0.7)
+    return None
+
+
+# -- Chinese ----------------------------------------------------------------------------------
+
+_ZH_REQUEST = re.compile(r"请|帮我|帮忙|你(?:现在)?是|扮演|能不能|可以吗|能否|如何|怎么|怎样|为什么|吗[？?]?\s*$|[？?]")
+_ZH_SPLIT = re.compile(r"(?<=[。！？!?；;])|\n+")
+# "我是一名高中老师", "我正在开发一个小程序", "我们公司的电商平台是用Spring Boot开发的", "我的网站部署在阿里云上"
+_ZH_SITUATION = re.compile(
+    r"^(?:目前|现在|最近)?[，,]?(?:我|我们|我们公司|我们团队|我司)(?:目前|现在|最近|正在|在)?"
+    r"(?:是(?:一名|一个|一位|个)|正在|在(?:做|开发|维护|写|学|迁移|搭建)|负责|开发|维护|运营|经营|开了|有一(?:个|家|台)"
+    r"|打算把|准备把|要把|把)"
+    r"|^(?:我|我们|我们公司|我们团队)的\S{1,12}(?:是|用|基于|使用|采用|部署|运行|跑在|有)")
+_ZH_TASK = re.compile(r"你|您|请|扮演|按照|格式|输出|下面|以下|如下|每个|每一|例如|比如|示例|回答|回复|生成|写一|帮我|帮忙")
+
+
+def _zh_context(text: str, subject: str) -> Found | None:
+    from madohub_memory.extraction.rewrite import rewrite_i_zh, rewrite_we_zh
+
+    head = request_head(text)
+    if not _ZH_REQUEST.search(head):
+        return None
+    kept: list[str] = []
+    for raw in _ZH_SPLIT.split(head):
+        sentence = (raw or "").strip()
+        # "我是一名后端工程师，请帮我…": the statement before the request
+        clause = re.split(r"[，,](?=[^，,]*(?:请|帮我|你|您|能不能|可以吗|如何|怎么))", sentence, maxsplit=1)[0]
+        clause = clause.strip("。！!；; ，,")
+        if not (4 <= len(clause) <= 120) or _ZH_TASK.search(clause) or not _ZH_SITUATION.match(clause):
+            continue
+        if re.search(r"[？?]|吗$|呢$", clause):
+            continue
+        kept.append(rewrite_i_zh(rewrite_we_zh(clause, subject), subject) + "。")
+    if not kept:
+        return None
+    return Found("".join(kept)[:MAX_CONTEXT_CHARS], "fact", 0.6)
+
+
+_ZH_CODE_ONLY = re.compile(r"只(?:要|给|需要|输出|返回)(?:我)?代码|不(?:要|用|需要)(?:任何)?(?:解释|说明)|无需(?:解释|说明)")
+_ZH_COMPLETE = re.compile(r"完整的?(?:代码|实现|文件|迁移|脚本)|不要省略|别省略|不要跳过")
+
+
+def _zh_answer_style(text: str, subject: str) -> Found | None:
+    head = request_head(text)
+    complete, code_only = bool(_ZH_COMPLETE.search(head)), bool(_ZH_CODE_ONLY.search(head))
+    if complete and code_only:
+        return Found(f"{subject}希望回答给出完整代码、不省略，并且只给代码。", "preference", 0.7)
+    if complete and re.search(r"不要省略|别省略|不要跳过", head):
+        return Found(f"{subject}希望回答给出完整代码，不要省略。", "preference", 0.7)
+    if code_only:
+        return Found(f"{subject}希望回答只给代码，不要解释。", "preference", 0.7)
     return None
 
 

@@ -75,6 +75,15 @@ _PROJECT_SPECIFIC = re.compile(
     r"|method|table|column|schema|migrations?|component|route|model|view|page|screen)s?\b|这个项目|本项目|该项目|仓库|代码库")
 
 
+_TOKEN = re.compile(r"\w+|[\u3400-\u9fff]")
+
+
+def _same_statement(a: str, b: str) -> bool:
+    """Two drafts of one turn that say mostly the same (most of the shorter one's words)."""
+    wa, wb = set(_TOKEN.findall(a.lower())), set(_TOKEN.findall(b.lower()))
+    return bool(wa and wb) and len(wa & wb) >= 0.7 * min(len(wa), len(wb))
+
+
 def project_specific(text: str) -> bool:
     return bool(_PROJECT_SPECIFIC.search(text))
 
@@ -128,7 +137,8 @@ class OfflineExtractor:
                 if draft is not None:
                     drafts.append(draft)
                 if turn.role == "user":
-                    drafts += self.chat_request_drafts(turn, mode=mode, namespace=namespace)
+                    drafts += [d for d in self.chat_request_drafts(turn, mode=mode, namespace=namespace)
+                               if draft is None or not _same_statement(d.content, draft.content)]
         if coding:
             zh = any(t.role == "user" and len(_CJK.findall(t.content[:400])) >= max(2, len(t.content[:400]) // 8)
                      for t in turns)
@@ -229,10 +239,12 @@ class OfflineExtractor:
         """What a request to a chat assistant says about its author: the situation described
         around the task, a standing wish about answers (:mod:`.chat_requests`)."""
         text = turn.content or ""
-        if not text.strip() or _NOISE_TURN.match(text) or len(_CJK.findall(text[:400])) >= 2:
+        if not text.strip() or _NOISE_TURN.match(text):
             return []
+        zh = len(_CJK.findall(text[:400])) >= max(2, len(text[:400]) // 8)
+        subject = self.subject_zh if zh else self.subject
         drafts = []
-        for found in (context_statement(text, self.subject), answer_style(text, self.subject)):
+        for found in (context_statement(text, subject, zh=zh), answer_style(text, subject, zh=zh)):
             if found is not None:
                 drafts.append(self._draft(found.content, found.kind, 0.3 + 0.5 * found.strength, turn, mode,
                                           namespace))
