@@ -55,7 +55,7 @@ def request_head(text: str) -> str:
     """The person's own lines at the top of a turn, up to the first pasted material."""
     lines: list[str] = []
     size = 0
-    for line in text.splitlines():
+    for line in text[: MAX_HEAD_CHARS + 200].splitlines():  # a 5 MB pasted log is never split whole
         if _MATERIAL_LINE.match(line):
             break
         lines.append(line)
@@ -253,7 +253,7 @@ def answer_style(text: str, subject: str = "User", *, zh: bool = False) -> Found
         return _zh_answer_style(text, subject)
     head = request_head(text)
     # a wish is often added after the material: "…fields: id, type. I want only the code."
-    last = text.rstrip().rsplit("\n", 1)[-1]
+    last = text[-400:].rstrip().rsplit("\n", 1)[-1]
     if len(last) < 200 and not _MATERIAL_LINE.match(last) and last not in head:
         head = f"{head}\n{last}"
     low = head.lower()
