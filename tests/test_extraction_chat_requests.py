@@ -65,6 +65,12 @@ def test_a_first_person_statement_wrapped_around_a_request_is_kept_without_the_r
      "Forbidden (CSRF token missing.): /add-to-cart", "User is developing a django app."),
     ("Act as a career coach. I am a 35-year-old nurse who wants to switch to UX design. Give me a plan.",
      "User is a 35-year-old nurse who wants to switch to UX design."),
+    ("We use Postgres 14 on RDS. What's the best way to add a column without downtime?",
+     "User uses Postgres 14 on RDS."),
+    ("I have a React app that uses Redux. Should I migrate to Zustand?", "User has a React app that uses Redux."),
+    ("Act as a senior data engineer. Our data warehouse is on Snowflake and we use dbt for transformations. "
+     "Review this model:\n\nselect * from orders",
+     "User's data warehouse is on Snowflake and the user uses dbt for transformations."),
 ])
 def test_who_the_user_is_survives_the_question_or_prompt_around_it(text, expected):
     assert expected in contents(text)

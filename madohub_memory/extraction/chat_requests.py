@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from madohub_memory.extraction.rewrite import rewrite_first_person_en
+from madohub_memory.extraction.tech_names import tech_names
 
 MAX_HEAD_CHARS = 1500
 MAX_CONTEXT_CHARS = 330  # a few sentences; the draft is cut at 360
@@ -35,7 +36,10 @@ MAX_CONTEXT_CHARS = 330  # a few sentences; the draft is cut at 360
 _REQUEST = re.compile(
     r"\b(?:can|could|would|will) you\b|\bi (?:want|need|would like|'d like) you to\b|\bact as\b|\bplease\b"
     r"|^(?:how|what|which|why|where|when) (?:do|does|can|could|should|would|is|are) (?:i|we|you)\b"
-    r"|\b(?:give|show|tell|help) me\b|\bi will (?:give|describe|provide|send|paste) you\b",
+    r"|\b(?:give|show|tell|help) me\b|\bi will (?:give|describe|provide|send|paste) you\b"
+    r"|\b(?:how|what|which|why|where|when) (?:do|does|can|could|should|would|is|are) (?:i|we)\b|\bshould (?:i|we)\b"
+    r"|\bwhat(?:'s| is) the (?:best|right|easiest|simplest|correct)\b|\b(?:review|explain|write|summari[sz]e|"
+    r"translate|generate|create|fix|debug|suggest|recommend) (?:this|the|a|an|me|my|our|some)\b",
     re.I | re.M,
 )
 
@@ -92,7 +96,8 @@ _THING = (
     r"|web ?app(?:lication)?|app|application|company|business|start-?up|team|project|product|platform|service"
     r"|saas|api|back-?end|front-?end|database|system|game|blog|course|thesis|club|organi[sz]ation|firm|agency"
     r"|restaurant|practice|code ?base|repo(?:sitory)?|server|cluster|plugin|library|package|bot|newsletter"
-    r"|podcast|channel|household|family|home|garden|farm|band|studio|clinic|school|classroom)"
+    r"|podcast|channel|household|family|home|garden|farm|band|studio|clinic|school|classroom|(?:data )?warehouse"
+    r"|(?:data )?pipeline|infrastructure|infra|stack|monorepo|cluster|homelab|network|website|store|shop)"
 )
 _THING_RE = re.compile(rf"^{_THING}$", re.I)
 # "a small webshop in Google Cloud", "a webshop that is developed in Python/Django", "my django app"
@@ -122,6 +127,8 @@ _SITUATION = re.compile(
     r"|maintaining|creating|writing|studying|learning|preparing for|starting|designing|hosting|deploying)\s+"
     r"(?:a|an|my|our|the|some|pieces)\b"
     r"|(?:i|we)\s+(?:have|own|run|maintain|develop|build|manage|host)\s+(?:a|an|my|our|some|pieces of|several)\b"
+    # what the person's work runs on: "we use Postgres 14 on RDS", "I deploy on Fly.io"
+    r"|(?:i|we)\s+(?:use|deploy (?:on|to)|host (?:on|at)|run (?:on|in))\s+(?-i:[A-Z0-9])"
     # who the person is: "I am a 35-year-old nurse", "I work as a data engineer", "I live in Utrecht"
     r"|(?:i'm|i am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b|big fan\b|fan\b|huge\b|total\b|complete\b)[\w-]+"
     r"|i\s+(?:work|live|study|teach)\s+(?:as|at|for|in)\b|(?:i'm|i am)\s+(?:based|located)\s+in\b)",
@@ -137,6 +144,15 @@ _CODE_LIKE = re.compile(r"[{}<>`|\\]|\w\(|\b\w+\s*=\s*\S|://")
 # "…, that I want you to transpile into Django" -> "… to transpile into Django"
 _WANT_YOU = re.compile(r",?\s+(?:that|which)\s+i\s+(?:want|need|would like|'d like)\s+you\s+to\s+", re.I)
 _CLAUSE_CUT = re.compile(r",\s*(?:and|but|so)\s+|;\s+|,\s*(?=(?:can|could|would|will)\s+you\b)", re.I)
+
+
+_USES = re.compile(r"^(?:i|we)\s+(?:use|deploy|host|run)\b", re.I)
+
+
+def _situation(clause: str) -> bool:
+    """A first-person statement of the person's situation (``_SITUATION``), or "we use dbt"
+    naming a known technology in lower case."""
+    return bool(_SITUATION.match(clause)) or bool(_USES.match(clause) and tech_names(clause))
 
 
 @dataclass(frozen=True)
@@ -185,7 +201,7 @@ def context_statement(text: str, subject: str = "User", *, zh: bool = False) -> 
         for m in _INTRO.finditer(sentence):
             intros.setdefault(_norm(m.group("noun")), m)
         plain = sentence.rstrip()
-        if plain.endswith(("?", ":")) and not _SITUATION.match(plain):
+        if plain.endswith(("?", ":")) and not _situation(plain):
             described = False
             continue
         desc = _DESCRIPTION.match(plain)
@@ -209,7 +225,7 @@ def context_statement(text: str, subject: str = "User", *, zh: bool = False) -> 
         described = False
         clause = _CLAUSE_CUT.split(plain, maxsplit=1)[0].rstrip(" ,.?")
         clause = _WANT_YOU.sub(" to ", clause)
-        if _SITUATION.match(clause) and not _TASK.search(clause) and not _CODE_LIKE.search(clause):
+        if _situation(clause) and not _TASK.search(clause) and not _CODE_LIKE.search(clause):
             kept.append(_third_person(re.sub(r"(?i)^(?:so|now|indeed)\s+", "", clause).rstrip(".") + ".", subject))
     if not kept:
         return None

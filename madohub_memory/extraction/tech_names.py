@@ -45,6 +45,11 @@ _NAMES = (
     "Dialyzer", "Storybook", "OpenAPI", "Swagger", "OAuth", "Stripe", "Twilio", "Sentry", "Prometheus",
     "Grafana", "OpenTelemetry", "Pandas", "NumPy", "PyTorch", "TensorFlow", "scikit-learn", "Jupyter",
     "LangChain", "Hugging Face", "Ollama", "MCP", "Claude Code", "tmux", "Git", "googleapis",
+    # data and everyday tools
+    "dbt", "Airflow", "Dagster", "Spark", "Hadoop", "Databricks", "Looker", "Tableau", "Power BI", "Metabase",
+    "Excel", "Google Sheets", "Figma", "Jira", "Confluence", "Notion", "Slack", "VS Code", "Vim", "Neovim",
+    "Emacs", "IntelliJ", "PyCharm", "Xcode", "Android Studio", "WordPress", "Shopify", "WooCommerce", "Magento",
+    "Odoo", "SAP", "Salesforce", "HubSpot", "Zapier", "n8n",
 )
 _BY_LOWER = {name.lower(): name for name in _NAMES}
 # Longest first, so "Phoenix LiveView" wins over "Phoenix".
@@ -57,7 +62,8 @@ _GLUED = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b")
 # Words that are names only when capitalised mid-sentence ("Go", "R", "Node", "Ash", "Mix", "Hex").
 _AMBIGUOUS = {"go", "r", "node", "ash", "mix", "hex", "echo", "fiber", "rocket", "lambda", "helm", "oracle",
               "spring", "express", "remix", "astro", "ember", "unity", "unreal", "rollup", "bun", "uv", "pip",
-              "nix", "git", "qt", "gin", "credo", "swift", "rust", "dart", "crystal", "julia", "phoenix"}
+              "nix", "git", "qt", "gin", "credo", "swift", "rust", "dart", "crystal", "julia", "phoenix", "spark",
+              "slack", "notion", "excel", "sap", "looker"}
 
 
 def tech_names(text: str) -> list[str]:
