@@ -60,6 +60,22 @@ def test_listings_of_other_projects_stay_apart(svc: Services):
     assert len(svc.review.pending()) == 2
 
 
+def test_one_commit_style_and_one_routine_per_project(svc: Services):
+    svc.settings.set("dedup.semantic", False)
+    for turn, example in (("t1", "feat: close review sessions"), ("t2", "fix: keep the cursor on delete")):
+        svc.review.submit(CandidateDraft(f'Commit messages in this project use conventional prefixes, e.g. "{example}".',
+                                         "pattern", WS, source="turn", confidence=0.45, turn_ids=(turn,)))
+    for turn, steps in (("t3", "`bd close <id>`, then `git push`"),
+                        ("t4", "`bd close <id>`, then `bd sync`, then `git push`"),
+                        ("t5", "`git push`, then `bd close <id>`")):
+        svc.review.submit(CandidateDraft(f"Workflow in this project: {steps}.", "pattern", WS, source="turn",
+                                         confidence=0.5, turn_ids=(turn,)))
+    assert sorted(c.content for c in svc.review.pending()) == [
+        'Commit messages in this project use conventional prefixes, e.g. "feat: close review sessions".',
+        "Workflow in this project: `bd close <id>`, then `bd sync`, then `git push`.",
+    ]
+
+
 def test_widen_listing_only_joins_listings_of_the_same_kind():
     assert widen_listing("Checks run in this project: `a test`, `b lint`.", "Checks run in this project: `a test`.") is None
     assert widen_listing("Checks run in this project: `pytest`.", "Workflow in this project: `git push`.") is None

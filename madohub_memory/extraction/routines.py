@@ -178,34 +178,46 @@ def project_routines(turns: Sequence[TurnView], zh: bool = False) -> list[Routin
     return out
 
 
-# -- one listing per project ----------------------------------------------------------------
+# -- one statement per project -----------------------------------------------------------
 
 _LISTED = re.compile(r"`([^`]+)`")
+# Statements a project has one of: each pass that sees the checks, the migration command,
+# a conventional commit or the close-and-push routine proposes it again, with whatever part
+# of it that pass saw.
+_ONE_PER_PROJECT = ("checks", "migrate", "commits", "workflow")
+
+
+def _prefixes() -> list[tuple[str, str, bool]]:
+    return [(template.split("{}", 1)[0], key, zh)
+            for key in _ONE_PER_PROJECT for zh, template in enumerate(_TEMPLATES[key])]
 
 
 def listing_prefix(content: str) -> str | None:
-    """The fixed start of a listing candidate ("Checks run in this project: "), or ``None``.
-
-    Each pass of a session lists the checks it saw run; they are one fact about the project,
-    so a later pass widens the pending listing instead of proposing a near-duplicate."""
-    for template in _TEMPLATES["checks"]:
-        prefix = template.split("{}", 1)[0]
-        if content.startswith(prefix):
-            return prefix
-    return None
+    """The fixed start of a statement the project has only one of ("Checks run in this
+    project: "), or ``None``: a later pass's version is the same candidate seen again, and
+    may widen it (:func:`widen_listing`) instead of proposing a near-duplicate."""
+    return next((prefix for prefix, _, _ in _prefixes() if content.startswith(prefix)), None)
 
 
 def widen_listing(old: str, new: str) -> str | None:
-    """``old`` listing with the items of ``new`` it lacks, in check order (``None`` when
-    ``new`` adds nothing, or the two are not listings of the same kind)."""
-    prefix = listing_prefix(old)
-    if prefix is None or listing_prefix(new) != prefix:
+    """``old`` with what ``new`` adds, or ``None`` when it adds nothing: checks are joined
+    (in check order); a routine is replaced by a longer one that contains all its steps in
+    order; a migration command or a commit example is kept as first seen."""
+    found = next(((p, key, zh) for p, key, zh in _prefixes() if old.startswith(p)), None)
+    if found is None or not new.startswith(found[0]):
         return None
-    have = _LISTED.findall(old[len(prefix):])
-    extra = [c for c in _LISTED.findall(new[len(prefix):]) if c not in have]
-    if not extra or not have:
+    prefix, key, zh = found
+    have, seen = _LISTED.findall(old[len(prefix):]), _LISTED.findall(new[len(prefix):])
+    if not have or not seen:
         return None
-    zh = prefix == _TEMPLATES["checks"][1].split("{}", 1)[0]
-    listed = ("、" if zh else ", ").join(f"`{c}`" for c in sorted([*have, *extra], key=_rank))
-    return _TEMPLATES["checks"][1 if zh else 0].format(listed)
-
+    if key == "checks":
+        extra = [c for c in seen if c not in have]
+        if not extra:
+            return None
+        listed = ("、" if zh else ", ").join(f"`{c}`" for c in sorted([*have, *extra], key=_rank))
+        return _TEMPLATES[key][zh].format(listed)
+    if key == "workflow" and len(seen) > len(have):
+        steps = iter(seen)
+        if all(step in steps for step in have):  # every old step, in the same order
+            return new
+    return None
