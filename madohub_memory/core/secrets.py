@@ -23,6 +23,7 @@ expired") are not secrets. Masking is idempotent: masked text never matches agai
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 import string
@@ -501,8 +502,27 @@ def _merge(spans: list[Span]) -> list[Span]:
     return merged
 
 
+# Every write masks its free text again (turns, candidates, history rows that repeat a
+# candidate's text, settings …), so one short text is scanned many times on its way into the
+# file: recent answers are kept. Masking is a pure function of the text, so a cached answer
+# is the answer; long texts (pasted logs) are rare and not kept.
+_CACHED_CHARS = 2048
+_CACHE_SIZE = 8192
+
+
 def mask_secrets(text: str) -> tuple[str, bool]:
     """Replace every secret in ``text`` by ``[REDACTED]``; say whether there was one."""
+    if len(text) <= _CACHED_CHARS:
+        return _mask_cached(text)
+    return _mask(text)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _mask_cached(text: str) -> tuple[str, bool]:
+    return _mask(text)
+
+
+def _mask(text: str) -> tuple[str, bool]:
     spans = find_secrets(text)
     if not spans:
         return text, False

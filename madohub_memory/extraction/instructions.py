@@ -49,6 +49,36 @@ _GATE = lazy_compile(
 _WORD = lazy_compile(r"[a-z_]+")
 _CJK = CJK_CHAR
 _SENTENCES = lazy_compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
+_ADDRESS_CUES = [c for c in EN_CUES + ZH_CUES if c.name == "address"]
+
+
+class _CueIndex:
+    """Cues in their order, with the cues each gate word can open: a sentence is tried only
+    against the cues one of its words opens (and the ungated ones), not against all of them."""
+
+    def __init__(self, cues: list[Cue]) -> None:
+        self.cues = cues
+        self.always = [i for i, c in enumerate(cues) if not c.words]
+        self.by_word: dict[str, list[int]] = {}
+        for i, c in enumerate(cues):
+            for word in c.words:
+                self.by_word.setdefault(word, []).append(i)
+
+    def candidates(self, words: set[str]) -> list[Cue]:
+        found = set(self.always)
+        for word in words:
+            found.update(self.by_word.get(word, ()))
+        return [self.cues[i] for i in sorted(found)]
+
+
+_INDEXES: dict[int, _CueIndex] = {}
+
+
+def _index(cues: list[Cue]) -> _CueIndex:
+    index = _INDEXES.get(id(cues))
+    if index is None or index.cues is not cues:
+        index = _INDEXES[id(cues)] = _CueIndex(cues)
+    return index
 
 
 def _hits(sentence: str, cues: list[Cue], negation: LazyPattern) -> dict[str, int]:
@@ -56,8 +86,8 @@ def _hits(sentence: str, cues: list[Cue], negation: LazyPattern) -> dict[str, in
     gated = bool(_GATE.search(sentence))
     words = set(_WORD.findall(sentence))
     found: dict[str, int] = {}
-    for cue in cues:
-        if found.get(cue.name, 0) >= cue.weight or (cue.gated and gated) or (cue.words and not cue.words & words):
+    for cue in _index(cues).candidates(words):
+        if found.get(cue.name, 0) >= cue.weight or (cue.gated and gated):
             continue
         if cue.veto is not None and cue.veto.search(sentence):
             continue
@@ -92,7 +122,7 @@ def instruction_categories(text: str) -> list[str]:
     categories: list[str] = []
     lowered = text.lower()
     # text addressed to an AI ("Hi Copilot!", "助手：") steers every sentence after it
-    address = {k: v for k, v in _hits(lowered, [c for c in EN_CUES + ZH_CUES if c.name == "address"], _NEGATION_EN).items()}
+    address = dict(_hits(lowered, _ADDRESS_CUES, _NEGATION_EN))
     for sentence in _SENTENCES.split(lowered):
         if not sentence.strip():
             continue

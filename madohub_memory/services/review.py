@@ -18,7 +18,8 @@ from madohub_memory.core.vocab import (
     validate_namespace,
     validate_source,
 )
-from madohub_memory.services.dedup import confirm, find_exact, find_semantic
+from madohub_memory.extraction.routines import widen_listing
+from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
@@ -132,7 +133,8 @@ class ReviewService:
         fp = fingerprint(draft.content)
         semantic = None
         if find_exact(self.svc, draft.kind, draft.namespace, fp) is None:
-            semantic = find_semantic(self.svc, draft.content, draft.kind, draft.namespace)
+            semantic = (find_listing(self.svc, draft.content, draft.kind, draft.namespace)
+                        or find_semantic(self.svc, draft.content, draft.kind, draft.namespace))
         return PreparedDraft(draft, actor, fp, semantic, self._sources(draft, session))
 
     def commit(self, prepared: PreparedDraft) -> SubmitResult:
@@ -221,6 +223,9 @@ class ReviewService:
             # A repeat from a known source changes nothing but may add a flag.
             if fresh or confidence != before["confidence"] or flags != before["flags"]:
                 changes.update(updated_at=now, confidence=confidence, flags=flags)
+            wider = widen_listing(before["content"], draft.content)
+            if wider is not None:  # a later pass saw more of the project's checks
+                changes.update(updated_at=now, content=wider, fingerprint=fingerprint(wider))
         outcome = "seen_again" if before["status"] == "pending" else "suppressed"
         if not changes:
             return SubmitResult(outcome, candidate_id, before.get("memory_id"))
