@@ -3,7 +3,8 @@
 ``make package`` runs this after PyInstaller. From the bundle's own binary (nothing of the
 development environment on its path, user folders in a temporary home) it:
 
-* renders the demo dashboard offscreen to PNG (``gui --demo --screenshot``), in English and Chinese;
+* renders the demo dashboard offscreen to PNG (``gui --demo --screenshot``), in English and Chinese,
+  with the nearest approved memory answered by its helper process (the binary started again);
 * answers ``--version`` (median of 5 cold starts);
 * adds and approves memories, then ``recall`` finds the right one (first call builds the
   model cache; then the median of 5 cold starts), and ``remember`` dedups a paraphrase;
@@ -79,14 +80,23 @@ def check_screenshots(bundle: Bundle, out: Path) -> dict[str, Any]:
     from PySide6.QtGui import QImage
 
     times = {}
+    nearest = {}
     for lang in ("en", "zh_CN"):
         target = out / f"bundle-dashboard-{lang}.png"
-        _, seconds = bundle.ok("gui", "--demo", "--screenshot", str(target), "--tab", "pending", "--lang", lang)
+        shown, seconds = bundle.ok("--json", "gui", "--demo", "--screenshot", str(target), "--tab", "pending",
+                                   "--lang", lang)
         image = QImage(str(target))
         if (image.width(), image.height()) != (1280, 800):
             raise CheckFailed(f"the screenshot {target} is {image.width()}x{image.height()}, not 1280x800")
+        # The nearest approved memory comes from a helper process (multiprocessing "spawn"):
+        # in a frozen app that is the bundle's binary started again, which must answer.
+        answer = json.loads(shown.splitlines()[-1])
+        if not answer["nearest_settled"] or "not available" in answer["nearest"] or "不可用" in answer["nearest"]:
+            raise CheckFailed(f"the nearest-memory helper did not answer in the bundle: {answer}")
         times[lang] = ms(seconds)
-    return {"gui_screenshot_ms": times, "screenshots": [str(out / f"bundle-dashboard-{x}.png") for x in times]}
+        nearest[lang] = answer["nearest"]
+    return {"gui_screenshot_ms": times, "gui_nearest": nearest,
+            "screenshots": [str(out / f"bundle-dashboard-{x}.png") for x in times]}
 
 
 def check_recall(bundle: Bundle, runs: int) -> dict[str, Any]:

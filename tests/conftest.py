@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
@@ -21,9 +22,15 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The dashboard keeps window state and the interface language in QSettings and the default
+# database under the user data dir: tests get their own, never the person's running them.
+_SANDBOX = tempfile.mkdtemp(prefix="madohub-tests-")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_SANDBOX, "config")
+os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
+os.environ.pop("MADOHUB_DB", None)
 
-from madohub_memory.core.clock import Clock
-from madohub_memory.services import Services
+from madohub_memory.core.clock import Clock  # noqa: E402 (after the environment is set)
+from madohub_memory.services import Services  # noqa: E402
 
 settings.register_profile("dev", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow],

@@ -147,11 +147,13 @@ def test_numbered_summary_sections_are_each_mined_for_what_they_hold():
     # problem solving -> a project pattern; concepts -> only those that say how the project works
     assert any("table copies, never ALTER COLUMN" in c for c in kinds["pattern"])
     assert any("pnpm for frontend dependencies" in c for c in kinds["fact"])
-    assert any("Playwright required" in c for c in kinds["fact"])
+    assert any("Playwright required" in c for c in kinds["pattern"])  # "required": a convention
     assert not any("Django 5 with HTMX" in c for c in kinds.get("fact", []))
+    # the known technologies among the concepts make one specific stack fact
+    assert "The project is built with Django, htmx, Celery, pnpm and Playwright." in kinds["fact"]
     # the request's standing wish and the user's own rule from "All user messages"
     assert any("committed and pushed" in c for c in kinds["preference"])
-    assert any("not to squash the commits" in c for c in kinds["preference"])
+    assert any("to not squash the commits" in c for c in kinds["preference"])
     # files, current work, next step, pending: narration of this session, not memories
     for narration in ("PaymentForm", "refund view", "payment step tests", "pytest shop/checkout", "check again"):
         assert narration not in text_all
@@ -204,7 +206,7 @@ def test_unknown_layout_keeps_only_unmistakable_cues():
 
 
 @pytest.mark.parametrize(("typed", "expected"), [
-    ("don't commit with --no-verify, fix the hook findings", "User wants the agent not to commit with --no-verify"),
+    ("don't commit with --no-verify, fix the hook findings", "User wants the agent to not commit with --no-verify"),
     ("keep going through all subtasks without asking", "User wants the agent to keep going through all subtasks"),
     ("use pnpm, not npm", "User wants the agent to use pnpm, not npm."),
     ("Never push directly to main.", "User wants the agent to never push directly to main."),
@@ -364,7 +366,7 @@ def test_ingesting_a_session_with_a_compaction_fills_the_queue(svc: Services, tm
     assert from_summary and all(c.source == "compaction" for c in from_summary)
     assert {c.namespace for c in from_summary} == {"workspace:demo-app"}
     assert any(c.kind == "postmortem" and "Migration 0042" in c.content for c in from_summary)
-    rule = next(c for c in pending if "not to squash the commits" in c.content)
+    rule = next(c for c in pending if "to not squash the commits" in c.content)
     assert rule.kind == "preference" and rule.seen_count == 2  # typed once, repeated by the summary
     assert rule.namespace == "persona:default"  # how the user wants agents to work, in every project
 
@@ -476,7 +478,7 @@ def test_a_chinese_session_gets_chinese_candidates_from_its_tool_calls():
     ("Remember that the CI runs on Python 3.9, so no match statements.", "pattern", WS,
      "The CI runs on Python 3.9, so no match statements."),
     ("We're using Postgres 16 in production.", "fact", WS, "User and their team are using Postgres 16"),
-    ("please don't touch the migrations folder", "preference", WS, "not to touch the migrations folder"),
+    ("please don't touch the migrations folder", "preference", WS, "to not touch the migrations folder"),
 ])
 def test_more_ways_people_state_project_rules(typed, kind, namespace, expected):
     drafts = drafts_for([TurnView("u1", "user", typed)])

@@ -3,6 +3,7 @@ and the demo never touches the real database."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -40,3 +41,21 @@ def test_screenshot_of_an_unreadable_database_is_one_sentence(tmp_path):
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert result.stderr.strip().startswith("madohub-memory:")
+
+
+def test_screenshot_json_reports_the_nearest_memory_from_the_helper_process(tmp_path, svc, db_path):
+    """``--json`` says what the shot shows: the nearest approved memory, found by the helper
+    process the dashboard spawns (packaging/check_bundle.py checks the frozen app this way)."""
+    memory = svc.review.approve(svc.review.add_manual(
+        "The user prefers pnpm over npm in every JavaScript project", "preference", "persona:default").candidate_id)
+    svc.review.remember("Always install JavaScript dependencies with pnpm instead of npm", "preference",
+                        "persona:default")
+    shot = tmp_path / "pending.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    result = subprocess.run(
+        [sys.executable, "-m", "madohub_memory", "--json", "gui", "--db", str(db_path), "--screenshot", str(shot),
+         "--tab", "pending", "--lang", "en"], capture_output=True, text=True, timeout=180, env=env)
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout.splitlines()[-1])
+    assert shown["screenshot"] == str(shot) and shown["nearest_settled"] is True
+    assert shown["nearest"].startswith(f"#{memory} ") and "similarity" in shown["nearest"]

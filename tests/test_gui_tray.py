@@ -123,3 +123,46 @@ def test_tray_speaks_chinese(qtbot, svc, db_path, tmp_path, clock) -> None:
         assert [a.text() for a in tray.tray.contextMenu().actions() if a.text()] == [
             "打开审核队列", "有新候选时通知我", "退出 MadoHub 记忆"]
         tray.quitting = True
+
+
+def test_advanced_tab_switches_the_tray_and_notifications(qtbot, svc, db_path, tmp_path, clock) -> None:
+    """The Interface group holds both settings: unticking the tray removes the icon at once,
+    ticking notifications stores it, and a change made in the tray menu shows up there."""
+    svc.review.remember("The user prefers pnpm", "preference")
+    with open_window(qtbot, db_path, tmp_path, clock) as win:
+        tray = TrayController(win, win.worker, available=True)
+        qtbot.waitUntil(lambda: tray.visible, timeout=5000)
+        win.select_tab("advanced")
+        page = win.advanced
+        qtbot.waitUntil(lambda: page.loaded, timeout=5000)
+        assert page.tray_box.isChecked() and not page.notify_box.isChecked()  # the defaults
+        assert page.tray_note.isVisibleTo(page)  # the offscreen platform has no tray: said so
+
+        page.tray_box.click()
+        qtbot.waitUntil(lambda: not tray.visible, timeout=5000)
+        assert svc.settings.get("desktop.tray") is False
+        assert "Saved: System tray icon." in win.statusBar().currentMessage()
+        page.notify_box.click()
+        qtbot.waitUntil(lambda: svc.settings.get("desktop.notify") is True, timeout=5000)
+        qtbot.waitUntil(lambda: tray.notify, timeout=5000)
+
+        page.tray_box.click()  # back on; then notifications off from the tray menu
+        qtbot.waitUntil(lambda: tray.visible, timeout=5000)
+        tray._label_menu()
+        tray.notify_action.setChecked(False)
+        qtbot.waitUntil(lambda: not page.notify_box.isChecked(), timeout=5000)
+        assert svc.settings.get("desktop.notify") is False
+        tray.quitting = True
+
+
+def test_tray_settings_read_in_chinese(qtbot, svc, db_path, tmp_path, clock) -> None:
+    with open_window(qtbot, db_path, tmp_path, clock, lang="zh_CN") as win:
+        win.select_tab("advanced")
+        page = win.advanced
+        qtbot.waitUntil(lambda: page.loaded, timeout=5000)
+        assert page.tray_box.text() == "在系统托盘中显示待审核数量"
+        assert page.notify_box.text() == "有新候选时通知我（默认关闭）"
+        assert page.tray_note.text() == "当前桌面不显示托盘图标；此设置在有托盘的桌面上生效。"
+        assert "AppIndicator" in page.tray_box.toolTip() and "托盘" in page.tray_box.toolTip()
+        page.notify_box.click()
+        qtbot.waitUntil(lambda: "已保存：桌面通知。" in win.statusBar().currentMessage(), timeout=5000)

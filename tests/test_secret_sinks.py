@@ -197,3 +197,22 @@ def test_scrub_masks_what_an_older_version_stored(svc: Services, db_path: Path, 
         assert again.recall.search("vault", k=1, source="cli")  # the index still answers
     raw = b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*"))
     assert TOKEN.encode() not in raw and PASSWORD.encode() not in raw
+
+
+def test_history_snapshots_mask_free_text_and_unknown_fields_but_keep_structural_ones(svc: Services) -> None:
+    """History masks a snapshot by its table's columns: free text and any field it does not
+    know are masked, ids, hashes and timestamps are kept as they are (and are not scanned)."""
+    from madohub_memory.store import history
+
+    with svc.store.transaction():
+        history.record(
+            svc.store, entity="candidate", entity_id=1, action="edit", actor="human", at="2026-11-01T09:00:00Z",
+            before=None, batch="b1",
+            after={"id": 1, "content": SECRET_TEXT, "fingerprint": "0123456789abcdef0123", "note": TOKEN,
+                   "created_at": "2026-11-01T09:00:00.000Z", "confidence": 0.5},
+        )
+    [after] = [json.loads(r[0]) for r in svc.store.query("SELECT after FROM history")]
+    assert_masked(after["content"])
+    assert after["note"] == "[REDACTED]"
+    assert after["fingerprint"] == "0123456789abcdef0123" and after["created_at"] == "2026-11-01T09:00:00.000Z"
+    assert after["confidence"] == 0.5

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("hook", parents=[common], help="Claude Code hook entry (event JSON on stdin); always exits 0")
-    p.set_defaults(handler=_hook)
+    p.set_defaults(handler=_hook, exit_at_once=True)  # run on every turn: skip the interpreter teardown
 
 
 def log_path(db: str | None) -> Path:

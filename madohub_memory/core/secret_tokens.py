@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from madohub_memory.core.lazy_re import lazy_compile
+
 Span = tuple[int, int]
 
 _B = r"(?<![A-Za-z0-9_\-])"  # a token starts at a word boundary that '-' and '_' do not cross
@@ -86,9 +88,9 @@ _TOKEN_PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     ("nuget", ('oy2',), r"oy2(?<![A-Za-z0-9_\-]oy2)" + r"[a-z0-9]{43}"),
 ]
 
-_RUN = re.compile(r"[A-Za-z0-9_\-.+/=:~%]{16,}")
+_RUN = lazy_compile(r"[A-Za-z0-9_\-.+/=:~%]{16,}")
 _MULTILINE = {"private-key", "putty-key"}
-_COMPILED = [(name, anchors, re.compile(pattern)) for name, anchors, pattern in _TOKEN_PATTERNS]
+_COMPILED = [(name, anchors, lazy_compile(pattern)) for name, anchors, pattern in _TOKEN_PATTERNS]
 
 
 def _random_enough(token: str) -> bool:
@@ -151,8 +153,8 @@ def _example(token: str) -> bool:
 
 # -- payment card numbers ---------------------------------------------------------------------
 
-_CARD = re.compile(r"\d(?<![\d\-.]\d)(?:[ \-]?\d){12,18}(?![\d\-]|\.\d)")
-_CARD_CONTEXT = re.compile(r"(?i)\b(?:cards?|visa|master\s*card|amex|american express|discover|unionpay|"
+_CARD = lazy_compile(r"\d(?<![\d\-.]\d)(?:[ \-]?\d){12,18}(?![\d\-]|\.\d)")
+_CARD_CONTEXT = lazy_compile(r"(?i)\b(?:cards?|visa|master\s*card|amex|american express|discover|unionpay|"
                            r"credit|debit|payment|cc|pan|cvv)\b|卡号|信用卡|银行卡|储蓄卡|借记卡|卡")
 # Published test numbers (Stripe, Adyen, Braintree, PayPal docs): a project rule such as
 # "use 4242 4242 4242 4242 in checkout tests" is worth keeping as it is.

@@ -23,6 +23,7 @@ expired") are not secrets. Masking is idempotent: masked text never matches agai
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 import string
@@ -30,6 +31,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from madohub_memory.core.cjk import CJK_RANGES
+from madohub_memory.core.lazy_re import LazyPattern, lazy_compile
 from madohub_memory.core.secret_tokens import card_spans, token_spans
 
 MASK = "[REDACTED]"
@@ -77,7 +79,7 @@ _NOT_SECRET_PARTS = {
     "valid", "invalid", "expired", "storage", "cache", "cached", "callback", "request",
     "to", "of", "in", "out", "from", "with", "arn", "refs", "slot",
 }
-_NAME_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_NAME_PART = lazy_compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 def secret_name(name: str, *, url_query: bool = False) -> bool:
@@ -120,7 +122,7 @@ _PLACEHOLDER_WORDS = {
     "local", "localhost", "auto", "manual", "random", "generated", "new", "old", "current",
     "string?", "str?", "text", "varchar", "char", "blob", "function", "callable", "type",
 }
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy_compile(
     r"(?i)^(?:your|my|the|an?|some|example|sample|dummy|placeholder|fake|mock|test|insert|enter|put|"
     r"replace|changeme|change[_\-]?me|redacted|xxx+|\*+|todo|tbd|foo|bar|none|null|"
     r"optional|required)(?:[_\-.\s]|$)"
@@ -130,14 +132,14 @@ _PLACEHOLDER = re.compile(
     r"secrets|vault|import|ENV|Deno|window|document|props|state|ctx|context)\."
     r"|\.\?|\.\*|\\[bdsw]|\[\^|\(\?"  # a regular expression, not a value
 )
-_PLACEHOLDER_PART = re.compile(r"(?i)(?:^|[_\-.])(?:your|example|placeholder|dummy|fake|sample|changeme)(?:[_\-.]|$)")
-_IDENTIFIER = re.compile(
+_PLACEHOLDER_PART = lazy_compile(r"(?i)(?:^|[_\-.])(?:your|example|placeholder|dummy|fake|sample|changeme)(?:[_\-.]|$)")
+_IDENTIFIER = lazy_compile(
     r"[A-Z][a-z]+|[a-z]+(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|"
     r"[A-Z]+(?:_[A-Z0-9]+)+|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_][\w.]*\(.*\)?|[a-z]+"
 )
 # Words glued with - or _ and no digit: 'new-access-token', 'super_secret_key', NO_TOKEN.
-_WORDS = re.compile(r"[a-z]+(?:[_\-][a-z]+)+|[A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
-_CODE_VALUE = re.compile(r"^[A-Za-z_][\w.]*(?:\(|\[)|^(?:await|new|lambda|function|async|typeof|"
+_WORDS = lazy_compile(r"[a-z]+(?:[_\-][a-z]+)+|[A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
+_CODE_VALUE = lazy_compile(r"^[A-Za-z_][\w.]*(?:\(|\[)|^(?:await|new|lambda|function|async|typeof|"
                          r"getpass|input|prompt|read|get|fetch|load)\b")
 
 
@@ -172,28 +174,28 @@ def plausible_secret(value: str, *, strict: bool, quoted: bool = False, name: st
 # -- key = value --------------------------------------------------------------------------
 
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-_STEM = re.compile(
+_STEM = lazy_compile(
     r"""pass|pwd|pw\b(?<!\wpw)|secret|token|key|sig|credential|pat\b(?<!\wpat)|auth(?=["']?[ \t]*[:=])"""
     r"|[密口]码|口令|密钥|秘钥|私钥|令牌"
 )
-_NAME_CHARS = re.compile(r"[\w.\-]*$")
-_NAME_REST = re.compile(r"[\w.\-]*")
-_CJK_NAME_BEFORE = re.compile(f"[{CJK_RANGES}]{{0,6}}$")
-_FILE_NAME = re.compile(r"(?i)\.(?:exs?|py|pyc|ts|tsx|js|jsx|mjs|json|ya?ml|txt|md|rb|go|rs|java|kt|cs|php|"
+_NAME_CHARS = lazy_compile(r"[\w.\-]*$")
+_NAME_REST = lazy_compile(r"[\w.\-]*")
+_CJK_NAME_BEFORE = lazy_compile(f"[{CJK_RANGES}]{{0,6}}$")
+_FILE_NAME = lazy_compile(r"(?i)\.(?:exs?|py|pyc|ts|tsx|js|jsx|mjs|json|ya?ml|txt|md|rb|go|rs|java|kt|cs|php|"
                         r"env|toml|ini|cfg|conf|pem|key|crt|csr|p12|sh|html|lock|sql|log|swift|c|h|cpp)$")
 # What comes between a name and its value.
-_SEPARATOR = re.compile(
+_SEPARATOR = lazy_compile(
     r"""(?P<close>\\?["'`\]]{0,2})(?:[ \t]*(?P<sep>:=|=>|==|=|->)|(?P<colon>:(?!//|:)|[ \t]*：)"""
     r"""|(?P<verb>[ \t]+(?:is\s+now|was\s+changed\s+to|has\s+been\s+changed\s+to|changed\s+to|set\s+to|"""
     r"""should\s+be|is|was)[ \t]+|[ \t]*(?:是|为|為|改成了?|改为|设为|设置为|设置成|换成了?|变成了?)))[ \t]*"""
     r"""(?:(?:is|是)[ \t]*)?(?:[:：][ \t]*)?"""
 )
-_QUOTED = re.compile(r"""\\?(?P<q>["'`“「『])(?P<v>[^"'`\n\\”」』]{1,400})\\?(?P<e>["'`”」』])""")
-_UNQUOTED = re.compile(r"""[^\s"'`<>,;\\]+""")
-_CJK_VALUE = re.compile(r"[\x21-\x7e]+")
+_QUOTED = lazy_compile(r"""\\?(?P<q>["'`“「『])(?P<v>[^"'`\n\\”」』]{1,400})\\?(?P<e>["'`”」』])""")
+_UNQUOTED = lazy_compile(r"""[^\s"'`<>,;\\]+""")
+_CJK_VALUE = lazy_compile(r"[\x21-\x7e]+")
 _TRAILING = ".,;:!?)]}>。，；：！？）】"
-_PREVIOUS_WORD = re.compile(r"\b([A-Za-z]{2,12})[ \t]+$")
-_LINE_END = re.compile(r"[ \t]*(?:#.*)?(?:\n|$)")
+_PREVIOUS_WORD = lazy_compile(r"\b([A-Za-z]{2,12})[ \t]+$")
+_LINE_END = lazy_compile(r"[ \t]*(?:#.*)?(?:\n|$)")
 
 
 def _assignment_spans(text: str, lowered: str) -> Iterable[Span]:
@@ -265,40 +267,40 @@ def _balanced(value: str) -> bool:
 # -- command lines, headers, URLs ---------------------------------------------------------
 
 _ARG = r"""(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<bare>[^\s"'`|;&<>\\]+))"""
-_FLAG = re.compile(
+_FLAG = lazy_compile(
     r"""(?i)-(?<![\w\-]-)-?(?P<flag>[a-z][\w\-]*(?:pass|pwd|secret|token|key|sig|credential|auth)[\w\-]*)"""
     r"""(?:=|[ \t]+)""" + _ARG
 )
-_COMMAND_PASSWORD = re.compile(
+_COMMAND_PASSWORD = lazy_compile(
     r"""(?i)\b(?:sshpass|docker\s+login|podman\s+login|helm\s+registry\s+login|redis-cli|"""
     r"""ldap(?:search|add|modify|delete|passwd)|sqlcmd|mongo(?:sh|dump|restore)?|"""
     r"""zip|unzip|7z|htpasswd\s+-b\S*(?:\s+\S+){2})\b[^\n|;&]*?"""
     r"""\s(?:-p|-a|-w|-P)(?:[ \t]+|(?=["']))""" + _ARG
 )
-_MYSQL_PASSWORD = re.compile(r"""(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|"""
+_MYSQL_PASSWORD = lazy_compile(r"""(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|"""
                              r"""mysqlsh)\b[^\n|;&]*?\s-p(?:"(?P<dq>[^"\n]+)"|'(?P<sq>[^'\n]+)'|(?P<bare>[^\s"'`|;&<>]+))""")
-_CURL_USER = re.compile(
+_CURL_USER = lazy_compile(
     r"""(?:\s|^)(?:-u|--user|--proxy-user)(?:=|[ \t]*)(?P<q>["']?)(?P<user>[^\s:"'@$]*):"""
     r"""(?P<pw>[^\s"']+)(?P=q)"""
 )
-_SMB_USER = re.compile(r"""(?:\s|^)-U[ \t]*(?P<q>["']?)[^\s%"']+%(?P<pw>[^\s"']+)(?P=q)""")
-_OPENSSL_PASS = re.compile(r"""\bpass:(?P<pw>[^\s"']+)""")
-_AUTH_HEADER = re.compile(
+_SMB_USER = lazy_compile(r"""(?:\s|^)-U[ \t]*(?P<q>["']?)[^\s%"']+%(?P<pw>[^\s"']+)(?P=q)""")
+_OPENSSL_PASS = lazy_compile(r"""\bpass:(?P<pw>[^\s"']+)""")
+_AUTH_HEADER = lazy_compile(
     r"""(?i)\b(?:proxy-)?authori[sz]ation\\?["']?\s*[:=]\s*\\?["']?(?:basic|bearer|token|digest|bot|apikey|"""
     r"""sso-key|negotiate|hmac|aws4-hmac-sha256)\s+(?P<v>[^\s"'\\]{6,}(?:,\s*\w+=[^\s"'\\]+)*)"""
 )
-_BEARER = re.compile(r"(?i)\bbearer\s+(?P<v>(?=[A-Za-z0-9._~+/\-]*\d)[A-Za-z0-9._~+/\-]{20,}=*)")
-_URL_CREDENTIALS = re.compile(
+_BEARER = lazy_compile(r"(?i)\bbearer\s+(?P<v>(?=[A-Za-z0-9._~+/\-]*\d)[A-Za-z0-9._~+/\-]{20,}=*)")
+_URL_CREDENTIALS = lazy_compile(
     r"""(?i)\b[a-z][a-z0-9+.\-]*://(?P<user>[^\s:/@"'<>]*):(?P<pw>[^\s@/"'<>]+)@(?=[\w\[.\-])"""
 )
-_SQL_PASSWORD = re.compile(
+_SQL_PASSWORD = lazy_compile(
     r"""(?i)\b(?:identified\s+(?:with\s+\w+\s+)?by|password)\s+(?:=\s*)?(?P<q>['"])(?P<v>[^'"\n]{4,})(?P=q)"""
 )
-_NETRC = re.compile(r"""(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<v>\S+)""")
-_PGPASS = re.compile(r"""(?<![\w.\-*:])(?:[\w.\-*]+):(?:\d+|\*):(?:[\w\-*]+):(?:[\w.\-@*]+):(?P<v>[^\s:'"]{4,})"""
+_NETRC = lazy_compile(r"""(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<v>\S+)""")
+_PGPASS = lazy_compile(r"""(?<![\w.\-*:])(?:[\w.\-*]+):(?:\d+|\*):(?:[\w\-*]+):(?:[\w.\-@*]+):(?P<v>[^\s:'"]{4,})"""
                      r"""(?![^\s'"])""")
 # (pattern, lower-case words of which one must be in the text for the pattern to run)
-_COMMANDS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+_COMMANDS: list[tuple[LazyPattern, tuple[str, ...]]] = [
     (_COMMAND_PASSWORD, ("sshpass", "login", "redis-cli", "ldap", "sqlcmd", "mongo", "zip", "7z", "htpasswd")),
     (_MYSQL_PASSWORD, ("mysql", "mariadb")),
     (_SQL_PASSWORD, ("identified", "password")),
@@ -348,27 +350,27 @@ def _command_spans(text: str, lowered: str) -> Iterable[Span]:
 # -- a random-looking string right after a secret word ------------------------------------
 
 # Matched on the lower-cased text; the word boundary before it is checked in code.
-_PROSE_KEYWORD = re.compile(
+_PROSE_KEYWORD = lazy_compile(
     r"(?:password|passphrase|passcode|secret(?:\s+access)?(?:\s+key)?|api[\s_\-]?key|access\s+key|"
     r"auth(?:entication)?\s+token|access\s+token|refresh\s+token|token|credentials?|private\s+key|"
     r"signing\s+key|client\s+secret|webhook\s+secret)\b|[密口]码|密钥|秘钥|私钥|令牌"
 )
-_RANDOM_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+/=_\-.~!@#$%^&*]{5,}")
+_RANDOM_TOKEN = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9+/=_\-.~!@#$%^&*]{5,}")
 # Between a secret word and its value: only a colon, "is", quotes or spaces ("token: 3f2a…").
-_TIGHT_GAP = re.compile(r"[\s:=：\"'`]*(?:(?:is|was|是|为)[\s:：\"'`]*)?")
-_SHORT_SECRET_WORD = re.compile(r"(?:password|passwd|passphrase|passcode|pwd|[密口]码)$")
+_TIGHT_GAP = lazy_compile(r"[\s:=：\"'`]*(?:(?:is|was|是|为)[\s:：\"'`]*)?")
+_SHORT_SECRET_WORD = lazy_compile(r"(?:password|passwd|passphrase|passcode|pwd|[密口]码)$")
 # "the password for the admin account is X", "use X as the new password"
-_PASSWORD_FOR = re.compile(
+_PASSWORD_FOR = lazy_compile(
     r"(?i)\b(?:password|passphrase|passcode|pin|api\s+key|token|secret)\s+(?:for|of|to|on)\s+[^.\n:]{1,40}?"
     r"\s+(?:is|was|=|:)\s+(?P<q>[\"'`]?)(?P<v>[^\s\"'`]{4,})(?P=q)"
 )
-_USE_AS_PASSWORD = re.compile(
+_USE_AS_PASSWORD = lazy_compile(
     r"(?i)\b(?:use|used|using|with|set|chose|picked)\s+(?P<q>[\"'`]?)(?P<v>[^\s\"'`]{4,})(?P=q)\s+as\s+"
     r"(?:the\s+|my\s+|our\s+|your\s+|a\s+)?(?:new\s+|admin\s+|root\s+)?(?:password|passphrase|passcode|api\s+key|token|secret)\b"
     r"(?!\s+(?:id|ids|name|type|field|format|length|prefix|count|limit)\b)"
 )
-_APP_PASSWORD = re.compile(r"(?i)(?:app(?:lication)?[\s\-]+password|应用专用密码)\W{0,6}(?P<v>[a-z]{4}(?:\s?[a-z]{4}){3})\b")
-_HASH_WORDS = re.compile(r"(?i)\b(?:commit|sha\d*|hash|digest|checksum|md5|revision|rev|uuid|build|version)\b")
+_APP_PASSWORD = lazy_compile(r"(?i)(?:app(?:lication)?[\s\-]+password|应用专用密码)\W{0,6}(?P<v>[a-z]{4}(?:\s?[a-z]{4}){3})\b")
+_HASH_WORDS = lazy_compile(r"(?i)\b(?:commit|sha\d*|hash|digest|checksum|md5|revision|rev|uuid|build|version)\b")
 
 
 def _entropy(value: str) -> float:
@@ -410,7 +412,7 @@ def _hex_token(value: str) -> bool:
     return bool(re.fullmatch(r"[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{32}", value))
 
 
-_SENTENCE_END = re.compile(r"\n|[.!?。！？](?:\s|$)")
+_SENTENCE_END = lazy_compile(r"\n|[.!?。！？](?:\s|$)")
 
 
 def _prose_spans(text: str, lowered: str) -> Iterable[Span]:
@@ -458,7 +460,7 @@ def _protected(text: str) -> list[Span]:
 # Something every detector needs: a long token-like run, a name or word that says secret, a
 # URL with credentials, a short command-line option, a card-length number or a private key.
 # Text without any (most prose, ids, timestamps) is answered without running the detectors.
-_MAYBE = re.compile(
+_MAYBE = lazy_compile(
     r"[A-Za-z0-9+/=_\-~%]{16,}|(?i:pass|pwd|\bpw\b|secret|token|key|sig|credential|auth|bearer|\bpat\b|"
     r"private|identified|machine)|://[^\s/@]*:|\s-[a-zA-Z]|pass:|:(?:\d{2,5}|\*):|(?:\d[ \-]?){12,}\d|[密口]码|口令|密钥|秘钥|私钥|令牌"
 )
@@ -500,8 +502,27 @@ def _merge(spans: list[Span]) -> list[Span]:
     return merged
 
 
+# Every write masks its free text again (turns, candidates, history rows that repeat a
+# candidate's text, settings …), so one short text is scanned many times on its way into the
+# file: recent answers are kept. Masking is a pure function of the text, so a cached answer
+# is the answer; long texts (pasted logs) are rare and not kept.
+_CACHED_CHARS = 2048
+_CACHE_SIZE = 8192
+
+
 def mask_secrets(text: str) -> tuple[str, bool]:
     """Replace every secret in ``text`` by ``[REDACTED]``; say whether there was one."""
+    if len(text) <= _CACHED_CHARS:
+        return _mask_cached(text)
+    return _mask(text)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _mask_cached(text: str) -> tuple[str, bool]:
+    return _mask(text)
+
+
+def _mask(text: str) -> tuple[str, bool]:
     spans = find_secrets(text)
     if not spans:
         return text, False

@@ -26,10 +26,15 @@ class Rule:
     sentence: str  # as typed (flags are judged on it)
 
 
-_SPLIT = re.compile(r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<=[.!?;])\s+|\n+|\s+-\s+(?=[a-z])|(?<=[a-z0-9)`'\"]),\s+(?=(?:and |but |so )?(?:don't|do not|never|please|stop|avoid)\s+"
+_SPLIT = re.compile(r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)(?<=[.!?;])\s+|\n+|\s+-\s+(?=[a-z])|,?\s+(?=\([2-9]\)\s)|(?<=[a-z0-9)`'\"]),\s+(?=(?:and |but |so )?(?:don't|do not|never|please|stop|avoid)\s+"
                     r"(?!(?:with|in|on|at|for|the|a|an|to|from|by|over|than|as|of)\b))")
-_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|well|also|and|but|hey|alright|right|yes|yeah|no|nope|hmm|actually|btw|oh)\b[,.!:\s-]*)+",
-                   re.I)
+_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|well|also|and|but|hey|alright|right|yes|yeah|no|nope|hmm|actually|btw|oh)\b[,.!:\s-]*"
+                   r"|\(\d\)\s*)+", re.I)
+# What the person asks for right now at the end of a rule: "…, and tell me what they should be",
+# "…, then run the tests". The rule outlives the session; the tail does not.
+_NOW_TAIL = re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?:then\s+)?(?:tell|show|let|ask|give|send|remind)\s+(?:me|us)\b.*$"
+                       r"|,\s*(?:and\s+)?then\s+.*$", re.I)
+
 _PLEASE = re.compile(r"^(?:please|pls|plz)\s+|\s*,?\s*please$", re.I)
 # Makes an instruction a standing one rather than a step of the current task.
 _GENERAL = re.compile(
@@ -113,6 +118,10 @@ def _clean(sentence: str) -> str:
 
 
 def _body(rest: str) -> str:
+    rest = rest.strip().rstrip(" .!;,")
+    cut = _NOW_TAIL.search(rest)
+    if cut is not None and cut.start() > 12:
+        rest = rest[: cut.start()]
     return rest.strip().rstrip(" .!;,")
 
 
@@ -186,7 +195,7 @@ def _rule(sentence: str, subject: str, agents: bool = False) -> Rule | None:
     if m is not None:
         word = sentence.split()[0].lower()
         lead = {"never": "to never", "stop": "to stop", "quit": "to stop", "avoid": "to avoid",
-                "no": "not to", "don't": "not to", "do": "not to"}.get(word, "not to")
+                "no": "to not", "don't": "to not", "do": "to not"}.get(word, "to not")
         strength = 0.75 if general or not one_off else 0.45
         body = _third(_body(m.group("rest")), subject)
         if word in ("stop", "quit", "avoid"):
@@ -199,7 +208,7 @@ def _rule(sentence: str, subject: str, agents: bool = False) -> Rule | None:
         modal = m.group("modal").lower().replace("n't", " not")
         rest = _third(_body(m.group("rest")), subject)
         neg = "not " in modal or modal == "never"
-        lead = "to never" if modal == "never" else ("not to" if neg else "to")
+        lead = "to never" if modal == "never" else ("to not" if neg else "to")
         if modal == "always":
             lead = "to always"
         return Rule(f"{subject} wants the agent {lead} {rest}.", "preference", 0.7 if general else 0.55, sentence)
@@ -221,7 +230,7 @@ def _rule(sentence: str, subject: str, agents: bool = False) -> Rule | None:
         m = None  # "the tests should pass now": an expectation, not a rule
     if m is not None:
         modal = m.group("modal").lower().replace("n't", " not")
-        lead = "not to" if "not" in modal else ("to never" if modal == "never" else
+        lead = "to not" if "not" in modal else ("to never" if modal == "never" else
                                                  ("to always" if modal == "always" else "to"))
         thing = _third(m.group("subject"), subject)
         rest = _third(_body(m.group("rest")), subject)

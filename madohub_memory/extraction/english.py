@@ -127,8 +127,9 @@ _IMPERATIVE_RULE = re.compile(
     r"|^(?:please\s+)?(?:use|prefer|avoid|don't use|do not use)\s+\S+.*\b(?:instead of|rather than|not|over)\b",
 )
 _CORRECTION_EN = re.compile(
-    r"^(?:no|nope|wrong|actually|not quite|that's (?:wrong|not right|incorrect|not what I)|"
-    r"that is (?:wrong|not right|incorrect))\b[,.!:;\s]", re.I,
+    # "No, …" corrects; "No explanation is required" or "No worries" does not
+    r"^(?:(?:no|nope)\s*[,.!:;]|(?:wrong|actually|not quite|that's (?:wrong|not right|incorrect|not what I)|"
+    r"that is (?:wrong|not right|incorrect))\b[,.!:;\s])", re.I,
 )
 _REASON_EN = re.compile(r"\b(?:because|since|so that|due to|as it|given that|otherwise)\b", re.I)
 _DETAIL = re.compile(r"\d|\b[A-Z][a-z]{2,}|[\"“][^\"”]{2,}[\"”]|\b[\w.\-]+\.(?:py|js|ts|json|toml|md|yml|yaml)\b")
@@ -373,8 +374,8 @@ def rewrite_en(sentence: str, subject: str, *, team: bool = False) -> str:
     if not _FIRST_PERSON_CI.search(sentence.lower()) and _IMPERATIVE_START.match(sentence.lower()):
         body = sentence.rstrip(" .!")
         body = re.sub(r"(?i)^please\s+", "", body)
-        body = re.sub(r"(?i)^(?:don't|do not)\s+", "not to ", body)
-        if not body.startswith("not to "):
+        body = re.sub(r"(?i)^(?:don't|do not)\s+", "to not ", body)
+        if not body.startswith("to not "):
             body = "to " + body[0].lower() + body[1:]
         return f"{subject} wants the agent {body}."
     return rewrite_first_person_en(sentence, subject, team=team)

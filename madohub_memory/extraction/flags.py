@@ -15,6 +15,8 @@ transcripts: ``bench/extraction_quality.py`` section ``flags``.
 
 from __future__ import annotations
 
+import functools
+
 from madohub_memory.core.pii import has_pii
 from madohub_memory.core.secret_tokens import card_spans
 from madohub_memory.core.secrets import MASK, mask_secrets
@@ -26,6 +28,22 @@ __all__ = ["MASK", "mask_secrets", "scan"]
 
 def scan(text: str) -> tuple[str, tuple[str, ...]]:
     """Return the text with secrets masked (and invisible characters removed), and its flags."""
+    if len(text) <= _CACHED_CHARS:
+        return _scan_cached(text)
+    return _scan(text)
+
+
+# A candidate's text is scanned when it is extracted, validated before its embedding, and
+# validated again when it is submitted: a pure function, so recent answers are kept.
+_CACHED_CHARS = 2048
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan_cached(text: str) -> tuple[str, tuple[str, ...]]:
+    return _scan(text)
+
+
+def _scan(text: str) -> tuple[str, tuple[str, ...]]:
     cleaned = clean_text(text) if text else text
     masked, has_secret = mask_secrets(cleaned)
     flags: list[str] = []

@@ -16,16 +16,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from madohub_memory.core.lazy_re import LazyPattern, lazy_compile
+
 
 @dataclass(frozen=True)
 class Cue:
     name: str
     weight: int
-    pattern: re.Pattern[str]
+    pattern: LazyPattern  # compiled when a sentence first passes the ``words`` gate (start-up time)
     negatable: bool = True
     gated: bool = False  # cancelled by a condition that keeps oversight ("once CI is green")
     words: frozenset[str] = frozenset()  # one of these words must be in the sentence (speed)
-    veto: re.Pattern[str] | None = None  # a sentence matching this is not this cue ("add .env to .gitignore")
+    veto: LazyPattern | None = None  # a sentence matching this is not this cue ("add .env to .gitignore")
 
 
 def cue(name: str, weight: int, words: str, pattern: str = "", negatable: bool = True, gated: bool = False,
@@ -33,8 +35,8 @@ def cue(name: str, weight: int, words: str, pattern: str = "", negatable: bool =
     """A cue; ``words`` lists words one of which the sentence must contain (empty: no gate)."""
     if not pattern:  # Chinese cues: cue(name, weight, pattern)
         words, pattern = "", words
-    return Cue(name, weight, re.compile(pattern, re.M), negatable, gated, frozenset(words.split()),
-               re.compile(veto) if veto else None)
+    return Cue(name, weight, lazy_compile(pattern, re.M), negatable, gated, frozenset(words.split()),
+               lazy_compile(veto) if veto else None)
 
 
 # Where a secret belongs: a sentence about putting it there is hygiene, not a leak.
@@ -523,14 +525,15 @@ class CoCue:
 
     name: str
     weight: int
-    parts: tuple[re.Pattern[str], ...]
+    parts: tuple[LazyPattern, ...]
     negatable: bool = True
     gated: bool = False
-    veto: re.Pattern[str] | None = None
+    veto: LazyPattern | None = None
 
 
 def co_cue(name: str, weight: int, *parts: str, negatable: bool = True, gated: bool = False, veto: str = "") -> CoCue:
-    return CoCue(name, weight, tuple(re.compile(p) for p in parts), negatable, gated, re.compile(veto) if veto else None)
+    return CoCue(name, weight, tuple(lazy_compile(p) for p in parts), negatable, gated,
+                 lazy_compile(veto) if veto else None)
 
 
 _APPROVE_EN = r"\b(?:approve|merge|accept|lgtm|sign\s+off|rubber[\s\-]stamp|whitelist)\b"

@@ -30,35 +30,64 @@ Negation matters both ways: "never merge without review" raises oversight (not f
 
 from __future__ import annotations
 
-import re
-
 from madohub_memory.core.cjk import CJK_CHAR
+from madohub_memory.core.lazy_re import LazyPattern, lazy_compile
 from madohub_memory.extraction.instruction_cues import CO_CUES, EN_CUES, NEG, CoCue, Cue
 from madohub_memory.extraction.instruction_cues_zh import ZH_CO_CUES, ZH_CUES
 
 THRESHOLD = 3
 AMPLIFIERS = {"address", "agent", "permission", "persistence", "channel", "target"}
-_NEGATION_EN = re.compile(rf"\b(?:{NEG}|only)\b[^.;,\n]{{0,30}}$")
-_NEGATION_ZH = re.compile(r"(?:不要|别|禁止|不能|不得|不可|切勿|严禁|不许|不准|避免|不应|永远不要)[^。；，\n]{0,20}$")
+_NEGATION_EN = lazy_compile(rf"\b(?:{NEG}|only)\b[^.;,\n]{{0,30}}$")
+_NEGATION_ZH = lazy_compile(r"(?:不要|别|禁止|不能|不得|不可|切勿|严禁|不许|不准|避免|不应|永远不要)[^。；，\n]{0,20}$")
 # A condition that keeps oversight: "merge automatically once two reviewers approve".
-_GATE = re.compile(
+_GATE = lazy_compile(
     r"\b(?:once|after|only\s+(?:after|when|if)|as\s+soon\s+as|provided|unless|if\s+and\s+only\s+if|when)\b[^.;\n]{0,60}"
     r"\b(?:review\w*|approv\w*|ci|green|pass\w*|check\w*|sign\w*|tests?)\b|\b(?:must|needs?\s+to|has\s+to|have\s+to|should)\s+"
     r"(?:\w+\s+)?(?:pass|be\s+green|succeed|be\s+approved|be\s+reviewed)\b[^.;\n]{0,30}\bbefore\b|\bbefore\b[^.;\n]{0,40}"
     r"\b(?:is|are|gets?|being)\s+merged\b|(?:审核|审查|review|批准|同意|CI|ci|测试)(?:通过)?(?:后|之后)(?:才|再)?|才能|之前必须|必须先|需要先"
 )
-_WORD = re.compile(r"[a-z_]+")
+_WORD = lazy_compile(r"[a-z_]+")
 _CJK = CJK_CHAR
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
+_SENTENCES = lazy_compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
+_ADDRESS_CUES = [c for c in EN_CUES + ZH_CUES if c.name == "address"]
 
 
-def _hits(sentence: str, cues: list[Cue], negation: re.Pattern[str]) -> dict[str, int]:
+class _CueIndex:
+    """Cues in their order, with the cues each gate word can open: a sentence is tried only
+    against the cues one of its words opens (and the ungated ones), not against all of them."""
+
+    def __init__(self, cues: list[Cue]) -> None:
+        self.cues = cues
+        self.always = [i for i, c in enumerate(cues) if not c.words]
+        self.by_word: dict[str, list[int]] = {}
+        for i, c in enumerate(cues):
+            for word in c.words:
+                self.by_word.setdefault(word, []).append(i)
+
+    def candidates(self, words: set[str]) -> list[Cue]:
+        found = set(self.always)
+        for word in words:
+            found.update(self.by_word.get(word, ()))
+        return [self.cues[i] for i in sorted(found)]
+
+
+_INDEXES: dict[int, _CueIndex] = {}
+
+
+def _index(cues: list[Cue]) -> _CueIndex:
+    index = _INDEXES.get(id(cues))
+    if index is None or index.cues is not cues:
+        index = _INDEXES[id(cues)] = _CueIndex(cues)
+    return index
+
+
+def _hits(sentence: str, cues: list[Cue], negation: LazyPattern) -> dict[str, int]:
     """The heaviest weight of each cue name found in one sentence."""
     gated = bool(_GATE.search(sentence))
     words = set(_WORD.findall(sentence))
     found: dict[str, int] = {}
-    for cue in cues:
-        if found.get(cue.name, 0) >= cue.weight or (cue.gated and gated) or (cue.words and not cue.words & words):
+    for cue in _index(cues).candidates(words):
+        if found.get(cue.name, 0) >= cue.weight or (cue.gated and gated):
             continue
         if cue.veto is not None and cue.veto.search(sentence):
             continue
@@ -70,7 +99,7 @@ def _hits(sentence: str, cues: list[Cue], negation: re.Pattern[str]) -> dict[str
     return found
 
 
-def _co_hits(sentence: str, cues: list[CoCue], negation: re.Pattern[str], found: dict[str, int]) -> None:
+def _co_hits(sentence: str, cues: list[CoCue], negation: LazyPattern, found: dict[str, int]) -> None:
     """Word classes that steer together, in any order (see ``CoCue``)."""
     gated = bool(_GATE.search(sentence))
     for cue in cues:
@@ -93,7 +122,7 @@ def instruction_categories(text: str) -> list[str]:
     categories: list[str] = []
     lowered = text.lower()
     # text addressed to an AI ("Hi Copilot!", "助手：") steers every sentence after it
-    address = {k: v for k, v in _hits(lowered, [c for c in EN_CUES + ZH_CUES if c.name == "address"], _NEGATION_EN).items()}
+    address = dict(_hits(lowered, _ADDRESS_CUES, _NEGATION_EN))
     for sentence in _SENTENCES.split(lowered):
         if not sentence.strip():
             continue

@@ -22,6 +22,7 @@ from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.extraction.agent_statements import caught_mistakes, milestones
 from madohub_memory.extraction.base import Mode, TurnView
+from madohub_memory.extraction.chat_requests import answer_style, context_statement
 from madohub_memory.extraction.chinese import pick_zh, rewrite_zh
 from madohub_memory.extraction.coding_rules import rules_en, rules_zh
 from madohub_memory.extraction.dates import absolute_dates_en, absolute_dates_zh, turn_day
@@ -73,6 +74,15 @@ _PROJECT_SPECIFIC = re.compile(
     r"|\b[a-z]+[A-Z]\w*|\b[a-z]+_[a-z_]+\b|\b[A-Z]{1,5}\d+|\b(?:this|the|our) (?:project|repo|repository|codebase|app"
     r"|service|package|monorepo|module|branch)\b|\bmonorepo\b|\b(?:folder|directory|module|endpoint|function|class"
     r"|method|table|column|schema|migrations?|component|route|model|view|page|screen)s?\b|这个项目|本项目|该项目|仓库|代码库")
+
+
+_TOKEN = re.compile(r"\w+|[\u3400-\u9fff]")
+
+
+def _same_statement(a: str, b: str) -> bool:
+    """Two drafts of one turn that say mostly the same (most of the shorter one's words)."""
+    wa, wb = set(_TOKEN.findall(a.lower())), set(_TOKEN.findall(b.lower()))
+    return bool(wa and wb) and len(wa & wb) >= 0.7 * min(len(wa), len(wb))
 
 
 def project_specific(text: str) -> bool:
@@ -127,6 +137,9 @@ class OfflineExtractor:
                 draft = self.extract_turn(turn, mode=mode, namespace=namespace)
                 if draft is not None:
                     drafts.append(draft)
+                if turn.role == "user":
+                    drafts += [d for d in self.chat_request_drafts(turn, mode=mode, namespace=namespace)
+                               if draft is None or not _same_statement(d.content, draft.content)]
         if coding:
             zh = any(t.role == "user" and len(_CJK.findall(t.content[:400])) >= max(2, len(t.content[:400]) // 8)
                      for t in turns)
@@ -220,6 +233,23 @@ class OfflineExtractor:
         return [self._draft(c.content, c.kind, c.confidence, turn, "compaction", c.namespace or namespace,
                             source="compaction")
                 for c in summary_candidates(turn.content or "", mine)]
+
+    def chat_request_drafts(
+        self, turn: TurnView, *, mode: Mode = "turn", namespace: str | None = None
+    ) -> list[CandidateDraft]:
+        """What a request to a chat assistant says about its author: the situation described
+        around the task, a standing wish about answers (:mod:`.chat_requests`)."""
+        text = turn.content or ""
+        if not text.strip() or _NOISE_TURN.match(text):
+            return []
+        zh = len(_CJK.findall(text[:400])) >= max(2, len(text[:400]) // 8)
+        subject = self.subject_zh if zh else self.subject
+        drafts = []
+        for found in (context_statement(text, subject, zh=zh), answer_style(text, subject, zh=zh)):
+            if found is not None:
+                drafts.append(self._draft(found.content, found.kind, 0.3 + 0.5 * found.strength, turn, mode,
+                                          namespace))
+        return drafts
 
     def extract_turn(
         self, turn: TurnView, *, mode: Mode = "turn", namespace: str | None = None, coding: bool = False,

@@ -20,7 +20,8 @@ _PROMPT_TURN = re.compile(
     r"|i will (?:give|provide|send|paste) you|your (?:task|role|job) is|respond with|reply with|answer with"
     r"|(?:based on|using|given|study|summari[sz]e|rewrite|translate|analy[sz]e) the following|the following \w+"
     r"|please (?:study|summari[sz]e|rewrite|generate|translate|provide))\b"
-    r"|你现在是|请?扮演|假装你是|以下(?:内容|文本|代码|是|为)|根据以下|请(?:总结|翻译|改写|生成|润色)"
+    r"|你现在是|你是一(?:个|名|位)|请?扮演|假装你是|以下(?:内容|文本|代码|是|为)|根据以下|请(?:总结|翻译|改写|生成|润色)"
+    r"|(?:把|将)(?:下面|以下|下列)的?(?:文字|内容|文本|代码|段落|句子|文章)"
 )
 _BULLET_LINE = re.compile(r"^\s*(?:[•·\-*+]|\d{1,2}[.)、]|[a-z][.)])\s")
 

@@ -176,3 +176,48 @@ def project_routines(turns: Sequence[TurnView], zh: bool = False) -> list[Routin
         steps = ("，然后" if zh else ", then ").join(f"`{f}`" for f in flow)
         out.append(Routine(say("workflow", steps), "pattern", 0.5, last_id))
     return out
+
+
+# -- one statement per project -----------------------------------------------------------
+
+_LISTED = re.compile(r"`([^`]+)`")
+# Statements a project has one of: each pass that sees the checks, the migration command,
+# a conventional commit or the close-and-push routine proposes it again, with whatever part
+# of it that pass saw.
+_ONE_PER_PROJECT = ("checks", "migrate", "commits", "workflow")
+
+
+def _prefixes() -> list[tuple[str, str, bool]]:
+    return [(template.split("{}", 1)[0], key, bool(zh))
+            for key in _ONE_PER_PROJECT for zh, template in enumerate(_TEMPLATES[key])]
+
+
+def listing_prefix(content: str) -> str | None:
+    """The fixed start of a statement the project has only one of ("Checks run in this
+    project: "), or ``None``: a later pass's version is the same candidate seen again, and
+    may widen it (:func:`widen_listing`) instead of proposing a near-duplicate."""
+    return next((prefix for prefix, _, _ in _prefixes() if content.startswith(prefix)), None)
+
+
+def widen_listing(old: str, new: str) -> str | None:
+    """``old`` with what ``new`` adds, or ``None`` when it adds nothing: checks are joined
+    (in check order); a routine is replaced by a longer one that contains all its steps in
+    order; a migration command or a commit example is kept as first seen."""
+    found = next(((p, key, zh) for p, key, zh in _prefixes() if old.startswith(p)), None)
+    if found is None or not new.startswith(found[0]):
+        return None
+    prefix, key, zh = found
+    have, seen = _LISTED.findall(old[len(prefix):]), _LISTED.findall(new[len(prefix):])
+    if not have or not seen:
+        return None
+    if key == "checks":
+        extra = [c for c in seen if c not in have]
+        if not extra:
+            return None
+        listed = ("、" if zh else ", ").join(f"`{c}`" for c in sorted([*have, *extra], key=_rank))
+        return _TEMPLATES[key][zh].format(listed)
+    if key == "workflow" and len(seen) > len(have):
+        steps = iter(seen)
+        if all(step in steps for step in have):  # every old step, in the same order
+            return new
+    return None

@@ -4,8 +4,10 @@
   of incremental editing are left out);
 - problem solving -> pattern or fact (what the session established about the project);
 - key decisions -> decision (with the reason when the item gives one);
-- key technical concepts -> fact, only for items that say how the project works ("Beads
-  (bd) for issue tracking", "… required for LiveView tests"), not a list of libraries;
+- key technical concepts -> one fact naming the known technologies the project is built
+  with, and a fact or pattern for items that say how the project works ("Beads (bd) for
+  issue tracking", "… required for LiveView tests"); the session's notions ("Rate
+  Limiting") are not listed;
 - primary request -> preference, only for the user's standing requirements ("no API key
   placeholders in code", "the user wants all tasks committed and pushed");
 - all user messages -> whatever the user's own words yield (rules, decisions, facts);
@@ -29,6 +31,7 @@ from madohub_memory.extraction.summary_sections import (
     summary_analysis,
     summary_body,
 )
+from madohub_memory.extraction.tech_names import tech_names
 
 MAX_ITEM_CHARS = 340
 MAX_FALLBACK = 5
@@ -69,7 +72,17 @@ _RULE_WORDS = re.compile(r"\b(?:should|always|never|must|convention|pattern|rule
 _REASON = re.compile(r"\b(?:for|because|since|so that|to avoid|to keep|instead of)\b|因为|为了|以便|而不是", re.I)
 # "The user can now run `npm run authorize:gmail` to complete the OAuth2 flow": a command and its use.
 _RUN_TO = re.compile(r"\brun\s+`(?P<cmd>[^`]{3,80})`\s+(?:to|for)\s+(?P<what>[^.;\n]{6,160})", re.I)
-_STACK_CUT = re.compile(r"\s*(?:[,:(—–]|\s-\s|\bwith\b|\bfor\b|\bvia\b|\busing\b)")
+_CONCEPT_RULE = re.compile(
+    r"\b(?:required|requires|must|always|never|convention|pattern|often need\w*)\b|必须|需要|约定|规范", re.I)
+_CONCEPT_CHOICE = re.compile(r"\b(?:instead of|rather than|prefer\w*\s+\S+(?:\s+\S+){0,3}\s+over)\b|而不是|优先", re.I)
+# "Credo warning about `length/1` in guard: …": what the linter enforces is a convention.
+_LINT = re.compile(r"\b(?:credo|eslint|tslint|lint(?:er|ing)?|rubocop|clippy|ruff|flake8|pylint|stylelint"
+                   r"|warnings?)\b", re.I)
+# "no token persistence in the initial implementation (noted as a critical security gap)":
+# a decision that leaves a known problem open.
+_GAP = re.compile(r"\b(?:gap|known (?:issue|problem|bug)|limitation|not yet|todo|technical debt|follow-?up)\b"
+                  r"|待办|遗留|尚未", re.I)
+MAX_STACK_NAMES = 8
 _QUOTED = re.compile(r"^[\"“「](?P<text>.+?)[\"”」](?:\s*[(（].*[)）])?\s*$")
 _FALLBACK_CUES: list[tuple[str, re.Pattern[str]]] = [
     ("postmortem", re.compile(r"\b(?:root cause|was caused by|failed because|the (?:bug|issue|problem) was)\b|根因|原因是", re.I)),
@@ -124,15 +137,21 @@ def _error(item: Item) -> SummaryCandidate | None:
         if _TRIVIAL.match(rest):
             return None
         content = f"{title}：{rest}" if zh else f"{title}: {rest}"
-        return SummaryCandidate(_sentence(content), "postmortem", 0.6)
+        return SummaryCandidate(_sentence(content), _error_kind(title), 0.6)
     if not fix and not cause:
         return None
     if zh:
         pieces = [title] + ([f"原因：{cause.rstrip('。')}"] if cause else []) + ([f"修复：{fix.rstrip('。')}"] if fix else [])
         return SummaryCandidate(_sentence("；".join(pieces)), "postmortem", 0.65 if cause else 0.55)
     pieces = ([f"cause: {cause.rstrip('.')}"] if cause else []) + ([f"fix: {fix.rstrip('.')}"] if fix else [])
-    return SummaryCandidate(_sentence(f"{title.rstrip('.')} — {'; '.join(pieces)}"), "postmortem",
+    return SummaryCandidate(_sentence(f"{title.rstrip('.')} — {'; '.join(pieces)}"), _error_kind(title),
                             0.65 if cause else 0.55)
+
+
+def _error_kind(title: str) -> str:
+    """A linter's finding and its fix follow the project's conventions (pattern); anything
+    else that broke and was fixed is a postmortem."""
+    return "pattern" if _LINT.search(title) else "postmortem"
 
 
 def _solving(section: Section) -> list[SummaryCandidate]:
@@ -156,6 +175,10 @@ def _decisions(section: Section, zh: bool) -> list[SummaryCandidate]:
         if _DONE.match(item.text):
             continue
         text = item.text.rstrip(".。")
+        if _GAP.search(text):  # an open problem the decision leaves: worth knowing next time
+            content = f"未解决的问题：{text}" if zh else f"Open problem: {_lower_first(text)}"
+            out.append(SummaryCandidate(_sentence(content), "event", 0.55))
+            continue
         confidence = 0.65 if _REASON.search(text) else 0.55
         content = f"决定：{text}" if zh else f"Decision: {_lower_first(text)}"
         out.append(SummaryCandidate(_sentence(content), "decision", confidence))
@@ -169,21 +192,30 @@ def _concepts(section: Section, zh: bool) -> list[SummaryCandidate]:
         if not _CONCEPT_ROLE.search(text) or _DONE.match(text):
             continue
         content = f"项目使用{text}" if zh else f"The project uses {text.rstrip('.')}"
-        out.append(SummaryCandidate(_sentence(content), "fact", 0.45))
+        # "(prefer DB `id` over JSONL `uuid`)": a choice; "… required for LiveView tests",
+        # "(table rewrite pattern …)": how to work here; anything else: how the project is
+        kind = "decision" if _CONCEPT_CHOICE.search(text) else "pattern" if _CONCEPT_RULE.search(text) else "fact"
+        out.append(SummaryCandidate(_sentence(content), kind, 0.45))
     return out
 
 
 def _stack(section: Section, zh: bool) -> list[SummaryCandidate]:
-    """One fact naming the technologies and concepts the summary lists for the project."""
-    names = []
-    for item in section.items[:8]:
-        name = _STACK_CUT.split(item.text.replace("`", ""), maxsplit=1)[0].strip(" *")
-        if name and len(name.split()) <= 5 and name not in names:
-            names.append(name)
+    """One fact naming what the project is built with: the known technologies among the
+    listed concepts ("Phoenix LiveView", "AshSqlite"), not the session's notions ("Rate
+    Limiting", "OAuth2 Authentication Flow"), which say nothing specific on their own."""
+    names: list[str] = []
+    for item in section.items:
+        for name in tech_names(item.text):
+            # "LiveView" after "Phoenix LiveView", "SQLite" after "AshSqlite" add nothing
+            if not any(name.lower() in n.lower() or n.lower() in name.lower() for n in names):
+                names.append(name)
+    names = names[:MAX_STACK_NAMES]
     if len(names) < 2:
         return []
-    content = f"项目的关键技术：{'、'.join(names)}" if zh else f"Key technologies and concepts of the project: {', '.join(names)}"
-    return [SummaryCandidate(_sentence(content), "fact", 0.45)]
+    if zh:
+        return [SummaryCandidate(_sentence(f"项目的技术栈：{'、'.join(names)}"), "fact", 0.5)]
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return [SummaryCandidate(_sentence(f"The project is built with {listed}"), "fact", 0.5)]
 
 
 def _commands(lines: list[str]) -> list[SummaryCandidate]:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QSystemTrayIcon,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -127,6 +128,7 @@ class AdvancedTab(QWidget):
         self.language.addItem("简体中文", "zh_CN")
         self.language.currentIndexChanged.connect(self._language_picked)
         uform.addRow(self.tr("Language"), self.language)
+        self._build_desktop(uform)
 
         jobs = QGroupBox(self.tr("Background jobs"))
         jlayout = QVBoxLayout(jobs)
@@ -177,6 +179,29 @@ class AdvancedTab(QWidget):
         layout.addWidget(scroll)
         guard_wheel(self)
 
+    def _build_desktop(self, form: QFormLayout) -> None:
+        """The tray icon and the notification (``desktop.tray``, ``desktop.notify``; see gui/tray.py)."""
+        self.tray_box = QCheckBox(self.tr("Show the pending count in the system tray"))
+        self.tray_box.setAccessibleName(self.tr("System tray icon"))
+        self.tray_box.setToolTip(self.tr(
+            "Closing the window then keeps MadoHub Memory running in the tray, so agents' candidates keep "
+            "arriving. On GNOME the AppIndicator extension adds a tray."))
+        self.tray_note = QLabel(self.tr("This desktop shows no tray icons; the setting applies where there is a tray."))
+        self.tray_note.setObjectName("trayNote")
+        self.tray_note.setWordWrap(True)
+        self.tray_note.setEnabled(False)  # greyed: a hint, not a control
+        self.tray_note.setVisible(not QSystemTrayIcon.isSystemTrayAvailable())
+        self.notify_box = QCheckBox(self.tr("Notify me when candidates arrive (off by default)"))
+        self.notify_box.setAccessibleName(self.tr("Desktop notifications"))
+        self.notify_box.setToolTip(self.tr(
+            "Only for candidates from agents, the hook or the background worker, and only while this window is"
+            " not in front."))
+        form.addRow(self.tray_box)
+        form.addRow(self.tray_note)
+        form.addRow(self.notify_box)
+        self.tray_box.toggled.connect(lambda on: self._set("desktop.tray", on))
+        self.notify_box.toggled.connect(lambda on: self._set("desktop.notify", on))
+
     # -- settings ------------------------------------------------------------------------
 
     def reload(self) -> None:
@@ -220,6 +245,8 @@ class AdvancedTab(QWidget):
                 index = self.embedding.count() - 1
             self.embedding.setCurrentIndex(index)
             self.language.setCurrentIndex(max(0, self.language.findData(s["ui.language"])))
+            self.tray_box.setChecked(bool(s["desktop.tray"]))
+            self.notify_box.setChecked(bool(s["desktop.notify"]))
             self._show_jobs(result)
         finally:
             self._loading = False

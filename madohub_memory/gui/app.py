@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             if worker.open_error is not None:
                 raise worker.open_error
             # the nearest approved memory loads the embedding model once: show it when it comes
-            wait_until(app, lambda: window.pending.nearest_settled, timeout=30)
+            settled = wait_until(app, lambda: window.pending.nearest_settled, timeout=30)
             for _ in range(5):
                 app.processEvents()
                 time.sleep(0.02)
@@ -125,7 +125,16 @@ def run(args: argparse.Namespace) -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             if not window.grab().save(str(target)):
                 raise UserError("Cannot write the screenshot {target}.", target=target)
-            print(str(target))
+            if getattr(args, "json", False):  # what the shot shows, for checks (packaging/check_bundle.py)
+                import json
+
+                from PySide6.QtGui import QTextDocumentFragment
+
+                nearest = QTextDocumentFragment.fromHtml(window.pending.detail.nearest.text()).toPlainText()
+                print(json.dumps({"screenshot": str(target), "nearest_settled": settled, "nearest": nearest},
+                                 ensure_ascii=False))
+            else:
+                print(str(target))
             return 0
         worker.start_polling()
         if instance is not None:

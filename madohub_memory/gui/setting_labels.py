@@ -21,6 +21,8 @@ LABELS = {
     "extraction.llm.api_key_env": QT_TRANSLATE_NOOP("SettingLabels", "API key environment variable"),
     "embedding.model": QT_TRANSLATE_NOOP("SettingLabels", "Embedding model"),
     "ui.language": QT_TRANSLATE_NOOP("SettingLabels", "Language"),
+    "desktop.tray": QT_TRANSLATE_NOOP("SettingLabels", "System tray icon"),
+    "desktop.notify": QT_TRANSLATE_NOOP("SettingLabels", "Desktop notifications"),
 }
 
 

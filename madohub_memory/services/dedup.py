@@ -2,7 +2,8 @@
 
 The fingerprint (normalised text) is the fast path. A semantic matcher (embedding cosine
 within the same namespace and kind) can be plugged in with :func:`set_semantic_matcher`;
-it is consulted only when the fingerprint finds nothing.
+it is consulted only when the fingerprint finds nothing. A listing ("Checks run in this
+project: …") matches the pending listing of its namespace and widens it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from madohub_memory.core.types import Equivalent
+from madohub_memory.extraction.routines import listing_prefix
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 
@@ -71,6 +73,16 @@ def confirm(svc: Services, match: Equivalent | None) -> Equivalent | None:
         if approved is not None and approved["status"] == "active":
             return Equivalent(memory=approved)
     return Equivalent(candidate=candidate)
+
+
+def find_listing(svc: Services, content: str, kind: str, namespace: str) -> Equivalent | None:
+    """The pending listing this draft belongs to ("Checks run in this project: …" from an
+    earlier pass of the session), which the draft then widens (see ``routines.widen_listing``)."""
+    prefix = listing_prefix(content)
+    if prefix is None:
+        return None
+    row = candidate_rows.pending_starting_with(svc.store, prefix, namespace, kind)
+    return Equivalent(candidate=dict(row)) if row is not None else None
 
 
 def find_exact(svc: Services, kind: str, namespace: str, fp: str) -> Equivalent | None:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.text import fingerprint, validate_content
 from madohub_memory.core.vocab import validate_kind, validate_namespace
-from madohub_memory.extraction.flags import scan
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
@@ -18,6 +17,8 @@ if TYPE_CHECKING:
 
 def masked_content(text: str) -> str:
     """Cleaned, length-checked text with secrets masked."""
+    from madohub_memory.extraction.flags import scan  # loaded to write text, not to list it
+
     return validate_content(scan(validate_content(text))[0])
 
 

@@ -71,10 +71,12 @@ def regular_file_error(path: str) -> UserError | None:
     return None
 
 
-def _mentions(path: str, needle: bytes, chunk: int = 1 << 20) -> bool:
-    """Whether the file contains ``needle`` (a byte scan, far cheaper than parsing every line)."""
+def _mentions(path: str, needle: bytes, chunk: int = 1 << 20, start: int = 0) -> bool:
+    """Whether the file contains ``needle`` from byte ``start`` on (a byte scan, far cheaper
+    than parsing every line)."""
     try:
         with open(path, "rb") as handle:
+            handle.seek(start)
             tail = b""
             while block := handle.read(chunk):
                 window = tail + block
@@ -84,6 +86,11 @@ def _mentions(path: str, needle: bytes, chunk: int = 1 << 20) -> bool:
     except OSError:
         return True  # let the real reader report the problem
     return False
+
+
+# A question (the tool call) or its answer (``toolUseResult.answers``, or the text fallback):
+# an answer read now may belong to a question read by an earlier import.
+_DECISION_NEEDLES = (b"AskUserQuestion", b'"answers"', b"answered your question")
 
 
 def empty_counts() -> dict[str, int]:
@@ -186,9 +193,10 @@ class IngestService:
                 raise problem
             file_fmt = detect_format(path) if fmt == "auto" else fmt
             report["format"] = file_fmt
-            result, known_before, resumed = self._read(path, file_fmt)
+            result, known_before, start_offset = self._read(path, file_fmt)
+            resumed = start_offset > 0
             result.errors.extend(check_result(result))
-            conv_ids, new, known = self._store(result, namespace, known_before)
+            conv_ids, new, known = self._store(result, namespace, known_before, start_offset)
         except StorageError:
             raise
         except (UserError, OSError) as exc:
@@ -211,7 +219,7 @@ class IngestService:
         if extract:
             self._extract_file(path, conv_ids, summary)
         if file_fmt == "claude-code":
-            summary["decisions"] += self._capture_decisions(path, summary)
+            summary["decisions"] += self._capture_decisions(path, summary, since=start_offset)
         return report
 
     @staticmethod
@@ -239,11 +247,11 @@ class IngestService:
             for key in (*OUTCOMES, "invalid"):
                 summary["candidates"][key] += counts[key]
 
-    def _read(self, path: str, fmt: str) -> tuple[ReadResult, int, bool]:
+    def _read(self, path: str, fmt: str) -> tuple[ReadResult, int, int]:
         """Read a file, resuming a line format after the previous read when the file only grew.
 
-        Returns the result, the number of turns known from earlier reads, and whether this
-        read resumed (False: read from the start).
+        Returns the result, the number of turns known from earlier reads, and the byte offset
+        this read started at (0: from the start).
         """
         real = os.path.realpath(path)
         previous = ingest_rows.get_file(self.svc.store, real)
@@ -264,14 +272,17 @@ class IngestService:
         result.state["size"] = size
         result.state["mtime"] = os.path.getmtime(path)
         result.state["known_before"] = known_before
-        return result, known_before, start_offset > 0
+        return result, known_before, start_offset
 
-    def _store(self, result: ReadResult, namespace: str | None, known_before: int) -> tuple[list[str], int, int]:
+    def _store(
+        self, result: ReadResult, namespace: str | None, known_before: int, start_offset: int = 0,
+    ) -> tuple[list[str], int, int]:
         """Write one file's conversations and new turns.
 
         Secrets are masked and rows built before any lock is taken; turns are written in
         transactions of :data:`WRITE_CHUNK`, and the file's read position last, so a crash
         in between only makes the next read find some turns already known (stable ids).
+        A resumed read that found nothing new (a second hook for the same turn) writes nothing.
         """
         store = self.svc.store
         new = known = 0
@@ -315,8 +326,10 @@ class IngestService:
                         seq += 1
                     ingest_rows.insert_turns(store, fresh)
                     new += len(fresh)
+        segment = int(state.get("segment", 0))
+        if start_offset and result.end_offset == start_offset and not result.conversations:
+            return conv_ids, 0, known_before
         with store.transaction():
-            segment = int(state.get("segment", 0))
             if segment:
                 for conv in result.conversations:
                     ingest_rows.mark_compaction(store, conv.id, before_segment=segment)
@@ -330,8 +343,11 @@ class IngestService:
                 })
         return conv_ids, new, known + known_before
 
-    def _capture_decisions(self, path: str, summary: dict[str, Any]) -> int:
-        if not _mentions(path, b"AskUserQuestion"):  # most sessions: no parse, no decisions import
+    def _capture_decisions(self, path: str, summary: dict[str, Any], since: int = 0) -> int:
+        """Record the answered ``AskUserQuestion`` calls of a Claude Code file. Only when the
+        bytes read now (from ``since``) hold a question or an answer is the file parsed: most
+        turns (the ``Stop`` hook runs on every one) pay a byte scan of what they added."""
+        if not any(_mentions(path, needle, start=since) for needle in _DECISION_NEEDLES):
             return 0
         try:
             return int(self.svc.decisions.capture_transcript(path) or 0)

@@ -18,8 +18,8 @@ from madohub_memory.core.vocab import (
     validate_namespace,
     validate_source,
 )
-from madohub_memory.extraction.flags import scan
-from madohub_memory.services.dedup import confirm, find_exact, find_semantic
+from madohub_memory.extraction.routines import widen_listing
+from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
@@ -92,6 +92,8 @@ class ReviewService:
 
     def validate(self, draft: CandidateDraft) -> CandidateDraft:
         """Check a draft against the closed vocabularies; clean and mask its content."""
+        from madohub_memory.extraction.flags import scan  # loaded to write text, not to list it
+
         content = validate_content(draft.content)
         masked, found = scan(content)
         return CandidateDraft(
@@ -131,7 +133,8 @@ class ReviewService:
         fp = fingerprint(draft.content)
         semantic = None
         if find_exact(self.svc, draft.kind, draft.namespace, fp) is None:
-            semantic = find_semantic(self.svc, draft.content, draft.kind, draft.namespace)
+            semantic = (find_listing(self.svc, draft.content, draft.kind, draft.namespace)
+                        or find_semantic(self.svc, draft.content, draft.kind, draft.namespace))
         return PreparedDraft(draft, actor, fp, semantic, self._sources(draft, session))
 
     def commit(self, prepared: PreparedDraft) -> SubmitResult:
@@ -220,6 +223,9 @@ class ReviewService:
             # A repeat from a known source changes nothing but may add a flag.
             if fresh or confidence != before["confidence"] or flags != before["flags"]:
                 changes.update(updated_at=now, confidence=confidence, flags=flags)
+            wider = widen_listing(before["content"], draft.content)
+            if wider is not None:  # a later pass saw more of the project's checks
+                changes.update(updated_at=now, content=wider, fingerprint=fingerprint(wider))
         outcome = "seen_again" if before["status"] == "pending" else "suppressed"
         if not changes:
             return SubmitResult(outcome, candidate_id, before.get("memory_id"))
@@ -376,6 +382,8 @@ class ReviewService:
             before = self._require(candidate_id, "pending")
             values = edit_values(self.svc, content, kind, namespace)
             if "content" in values:
+                from madohub_memory.extraction.flags import scan
+
                 flags = set(scan(values["content"])[1]) | {f for f in before["flags"].split(",") if f}
                 values["flags"] = ",".join(validate_flags(flags))
             values["updated_at"] = self.svc.clock.now_iso()

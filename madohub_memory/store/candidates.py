@@ -71,6 +71,15 @@ def pending_twin(store: Store, row: dict[str, Any]) -> int | None:
     return int(found[0]) if found else None
 
 
+def pending_starting_with(store: Store, prefix: str, namespace: str, kind: str) -> sqlite3.Row | None:
+    """The oldest pending candidate of this namespace and kind whose text starts with ``prefix``."""
+    return store.query_one(
+        "SELECT * FROM candidates WHERE namespace = ? AND kind = ? AND status = 'pending'"
+        " AND substr(content, 1, ?) = ? ORDER BY id LIMIT 1",
+        (namespace, kind, len(prefix), prefix),
+    )
+
+
 def insert(store: Store, values: dict[str, Any]) -> int:
     return rows.insert(store, "candidates", CANDIDATE_COLUMNS, values)
 

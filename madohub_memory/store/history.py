@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from madohub_memory.store.database import Store
-from madohub_memory.store.redaction import redact_row
+from madohub_memory.store.redaction import ENTITY_TABLES, redact_row, redact_snapshot
 
 
 def record(
@@ -22,8 +22,11 @@ def record(
     batch: str,
     origin: str = "",
 ) -> int:
-    masked = redact_row("history", {"before": before, "after": after})
-    before, after = masked["before"], masked["after"]
+    if entity in ENTITY_TABLES:
+        before, after = redact_snapshot(entity, before), redact_snapshot(entity, after)
+    else:
+        masked = redact_row("history", {"before": before, "after": after})
+        before, after = masked["before"], masked["after"]
     cur = store.execute(
         "INSERT INTO history (entity, entity_id, action, actor, at, before, after, batch, origin)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -103,6 +103,31 @@ def _redact_json(value: Any) -> Any:
     return redact_value(value)
 
 
+# The table a history entry's before/after rows come from.
+ENTITY_TABLES = {"candidate": "candidates", "memory": "memories", "setting": "settings"}
+
+
+def redact_snapshot(entity: str, row: Mapping[str, Any] | None) -> Any:
+    """A row copied into history, masked: its table's free-text columns as that table masks
+    them, its structural columns (ids, hashes, timestamps: never typed text) as they are, and
+    any other key as free text. Masking every string of every snapshot scanned each row's
+    fingerprint and timestamps on every change, for nothing."""
+    table = ENTITY_TABLES.get(entity)
+    if row is None or table is None or not isinstance(row, Mapping):
+        return _redact_json(row) if row is not None else None
+    columns = FREE_TEXT.get(table, {})
+    structural = STRUCTURAL.get(table, set()) | {"id"}
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if value is None or isinstance(value, (int, float)) or (key in structural and key not in columns):
+            out[key] = value
+        elif key in columns:
+            out[key] = _redact_str(value) if columns[key] == "text" and isinstance(value, str) else _redact_json(value)
+        else:
+            out[(redact(key) or key) if isinstance(key, str) else key] = redact_value(value)
+    return out
+
+
 def free_text_columns(table: str) -> dict[str, str]:
     """The free-text columns of ``table`` and their kind ("text" or "json")."""
     return dict(FREE_TEXT.get(table, {}))

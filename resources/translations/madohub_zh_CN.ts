@@ -2493,4 +2493,46 @@ Basis: {stage}; confidence: {level}
         <translation>仍在托盘中运行，智能体的候选会继续到达。可从托盘菜单退出。</translation>
     </message>
 </context>
+<context>
+    <name>AdvancedTab</name>
+    <message>
+        <source>Show the pending count in the system tray</source>
+        <translation>在系统托盘中显示待审核数量</translation>
+    </message>
+    <message>
+        <source>System tray icon</source>
+        <translation>系统托盘图标</translation>
+    </message>
+    <message>
+        <source>Closing the window then keeps MadoHub Memory running in the tray, so agents&apos; candidates keep arriving. On GNOME the AppIndicator extension adds a tray.</source>
+        <translation>开启后，关闭窗口时 MadoHub 记忆会留在托盘中继续运行，智能体的候选会继续到达。GNOME 桌面需安装 AppIndicator 扩展才有托盘。</translation>
+    </message>
+    <message>
+        <source>This desktop shows no tray icons; the setting applies where there is a tray.</source>
+        <translation>当前桌面不显示托盘图标；此设置在有托盘的桌面上生效。</translation>
+    </message>
+    <message>
+        <source>Notify me when candidates arrive (off by default)</source>
+        <translation>有新候选时通知我（默认关闭）</translation>
+    </message>
+    <message>
+        <source>Desktop notifications</source>
+        <translation>桌面通知</translation>
+    </message>
+    <message>
+        <source>Only for candidates from agents, the hook or the background worker, and only while this window is not in front.</source>
+        <translation>只针对来自智能体、钩子或后台任务的候选，并且只在本窗口不在最前面时通知。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingLabels</name>
+    <message>
+        <source>System tray icon</source>
+        <translation>系统托盘图标</translation>
+    </message>
+    <message>
+        <source>Desktop notifications</source>
+        <translation>桌面通知</translation>
+    </message>
+</context>
 </TS>

@@ -9,6 +9,7 @@ Before migrating a file that already holds data, a backup copy
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import pkgutil
@@ -31,6 +32,12 @@ class Migration:
 
 
 def all_migrations() -> list[Migration]:
+    return list(_discover())
+
+
+@functools.cache
+def _discover() -> tuple[Migration, ...]:
+    """Found once per process: every open asks twice (version check, then migrate)."""
     found: list[Migration] = []
     for info in pkgutil.iter_modules(__path__):
         if not info.name.startswith("m"):
@@ -41,7 +48,7 @@ def all_migrations() -> list[Migration]:
     versions = [m.version for m in found]
     if len(set(versions)) != len(versions):
         raise RuntimeError(f"Two migrations share a version: {versions}")
-    return found
+    return tuple(found)
 
 
 def current_version(conn: sqlite3.Connection) -> int:
