@@ -33,7 +33,7 @@ from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.workers import build_scheduler
 
 WORKER_SCRIPT = textwrap.dedent("""
-    import sys, time
+    import os, sys, time
     from madohub_memory.services import Services
     from madohub_memory.services.ingest import IngestService
 
@@ -50,10 +50,11 @@ WORKER_SCRIPT = textwrap.dedent("""
             time.sleep(0.01)
             return []
 
-    db, log_path, start_at, files = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4:]
+    db, log_path, go, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     with Services.open(db) as svc:
         ingest = IngestService(svc, extractor=LoggingExtractor(log_path))
-        while time.time() < start_at:
+        open(log_path + ".ready", "w").close()
+        while not os.path.exists(go):  # the test says go once both are ready
             time.sleep(0.005)
         if files:  # both import the same files at once, then extract what is new
             ingest.ingest_paths(files)
@@ -83,13 +84,19 @@ def test_two_worker_processes_never_extract_the_same_turn_twice(
         assert summary["turns"]["new"] == 240
     script = tmp_path / "worker.py"
     script.write_text(WORKER_SCRIPT)
-    start_at = time.time() + 3.0  # both processes start at the same moment
+    go = tmp_path / "go"  # both processes start at the same moment: once both are ready
     extra = files if import_in_workers else []
     procs = [
-        subprocess.Popen([sys.executable, str(script), str(db_path), str(tmp_path / f"log{i}.txt"), str(start_at),
+        subprocess.Popen([sys.executable, str(script), str(db_path), str(tmp_path / f"log{i}.txt"), str(go),
                           *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for i in range(2)
     ]
+    deadline = time.monotonic() + 60
+    while not all((tmp_path / f"log{i}.txt.ready").exists() for i in range(2)) and time.monotonic() < deadline:
+        if any(p.poll() is not None for p in procs):
+            break  # a worker failed to start: its stderr is asserted below
+        time.sleep(0.005)
+    go.touch()
     outputs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1] for o in outputs]
     logs = [(tmp_path / f"log{i}.txt").read_text().split() if (tmp_path / f"log{i}.txt").exists() else []
