@@ -57,8 +57,11 @@ run: venv system-deps translations
 		$(VENV)/bin/madohub-memory gui --demo --screenshot demo-dashboard.png --tab pending; \
 	fi
 
+# On every core (pytest-xdist); tests that share an expensive module fixture carry an
+# xdist_group mark so one worker builds it. `make test PYTEST_ARGS=-n0` runs in one process.
+PYTEST_ARGS ?= -n auto --dist loadgroup
 test: venv system-deps translations
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 # ruff over everything; mypy over the package (strict for core, store and services, gradual
 # elsewhere: [tool.mypy] in pyproject.toml).

@@ -12,7 +12,7 @@ import pytest
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.recall import embeddings, model_cache
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("model-cache")]  # one worker encodes the reference
 
 TEXTS = [
     "which package manager does the user prefer",
