@@ -1,0 +1,46 @@
+"""Defects found by acceptance testing the merged main as a new user would: each test
+fails on the code before its fix."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from madohub_memory.core.errors import UserError
+from madohub_memory.store import Store
+
+
+@pytest.mark.parametrize("url", ["postgresql://x", "sqlite:///tmp/m.db", "https://host/db"])
+def test_a_url_as_database_is_one_sentence_and_creates_nothing(
+    tmp_path: Path, url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError, match="not a URL"):
+        Store(url)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["add", "hello there", "--kind", "fact"], ["backup"], ["worker", "--once"]])
+def test_the_cli_refuses_a_url_as_database_before_any_command(
+    tmp_path: Path, command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from madohub_memory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["--db", "postgresql://x", *command]) == 1
+    assert "not a URL" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_hook_logs_a_url_as_database_and_exits_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from madohub_memory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path.parent / f"{tmp_path.name}-hook.log"
+    monkeypatch.setenv("MADOHUB_HOOK_LOG", str(log))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"hook_event_name": "SessionStart", "cwd": "/tmp"}')))
+    assert main(["hook", "--db", "postgresql://x"]) == 0
+    assert "not a URL" in log.read_text()
+    assert list(tmp_path.iterdir()) == []
