@@ -44,3 +44,30 @@ def test_the_hook_logs_a_url_as_database_and_exits_0(tmp_path: Path, monkeypatch
     assert main(["hook", "--db", "postgresql://x"]) == 0
     assert "not a URL" in log.read_text()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_age_of_a_fresh_candidate_is_not_clipped(qtbot, db_path: Path, tmp_path: Path, lang: str) -> None:
+    """A candidate that arrived a moment ago reads "just now" in full, not "just n…"."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+    from test_gui_helpers import open_window
+
+    from madohub_memory.gui.i18n import stylesheet
+    from madohub_memory.gui.pending_model import COLUMNS
+    from madohub_memory.services import Services
+
+    with Services.open(db_path) as svc:  # the real clock: the candidate arrives now
+        svc.review.add_manual("Database migrations are applied with mix ecto.migrate", "fact")
+    app = QApplication.instance()
+    app.setStyleSheet(stylesheet())  # as the dashboard runs: its cell padding counts
+    try:
+        with open_window(qtbot, db_path, tmp_path, lang=lang) as win:
+            table = win.pending.table
+            col = COLUMNS.index("created_at")
+            index = win.pending.model.index(0, col)
+            needed = table.sizeHintForIndex(index).width()  # what the delegate needs to paint it whole
+            assert table.horizontalHeader().sectionSize(col) >= needed, index.data(Qt.ItemDataRole.DisplayRole)
+    finally:
+        app.setStyleSheet("")
