@@ -71,3 +71,34 @@ def test_the_age_of_a_fresh_candidate_is_not_clipped(qtbot, db_path: Path, tmp_p
             assert table.horizontalHeader().sectionSize(col) >= needed, index.data(Qt.ItemDataRole.DisplayRole)
     finally:
         app.setStyleSheet("")
+
+
+def test_two_databases_in_one_folder_keep_their_own_backups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """work.db and personal.db side by side: `restore latest` on one never brings back the
+    other's data, and one's daily backup and rotation neither skip nor delete for the other."""
+    from madohub_memory.cli import main
+    from madohub_memory.services import Services
+
+    work, personal = tmp_path / "work.db", tmp_path / "personal.db"
+    with Services.open(work) as svc:
+        svc.review.add_manual("Work fact: the API uses snake_case keys", "fact")
+        svc.settings.set("backup.keep", 1)
+        svc.backup.create()
+        assert svc.backup.daily() == 0  # its own backup is minutes old
+    with Services.open(personal) as svc:
+        svc.review.add_manual("Personal fact: the user drinks green tea", "fact")
+        assert svc.backup.list() == []
+        svc.settings.set("backup.keep", 1)
+        assert svc.backup.daily() == 1  # not skipped because work.db was backed up today
+        assert [b.path.name.startswith("personal-") for b in svc.backup.list()] == [True]
+    with Services.open(work) as svc:
+        assert len(svc.backup.list()) == 1  # personal's rotation left work's backup alone
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["--db", str(personal), "restore", "latest"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(personal), "pending", "--json"]) == 0
+    shown = capsys.readouterr().out
+    assert "green tea" in shown and "snake_case" not in shown
