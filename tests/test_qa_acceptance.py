@@ -102,3 +102,15 @@ def test_two_databases_in_one_folder_keep_their_own_backups(
     assert main(["--db", str(personal), "pending", "--json"]) == 0
     shown = capsys.readouterr().out
     assert "green tea" in shown and "snake_case" not in shown
+
+
+def test_sweep_reports_in_words_not_python_dicts(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from madohub_memory.cli import main
+    from madohub_memory.services import Services
+
+    Services.open(db_path).close()
+    for _ in range(2):  # the second run finds the daily scans not due
+        assert main(["--db", str(db_path), "sweep", "--now", "2027-01-01T00:00:00Z"]) == 0
+        out = capsys.readouterr().out
+        assert "{" not in out and "[" not in out and "'" not in out, out
+    assert "not due" in out
