@@ -114,3 +114,18 @@ def test_sweep_reports_in_words_not_python_dicts(db_path: Path, capsys: pytest.C
         out = capsys.readouterr().out
         assert "{" not in out and "[" not in out and "'" not in out, out
     assert "not due" in out
+
+
+def test_a_question_ending_in_a_parenthesis_gets_no_stray_question_mark() -> None:
+    """Seen on the dev session: 'Which rig …? (… should I use 'spotter'?)?'."""
+    from madohub_memory.core.types import TurnView
+    from madohub_memory.extraction.tool_runs import question_answers
+
+    answer = ('[tool result] User has answered your questions: "Which rig do these beads belong to? (This is a'
+              ' single-app project — should I use \'spotter\'?)"="No rig", "Run the slow tests in CI"="Only nightly".')
+    found = [f.content for f in question_answers([TurnView("r1", "tool", answer)])]
+    assert found == [
+        'User chose "No rig" when asked: Which rig do these beads belong to? (This is a single-app project'
+        ' — should I use \'spotter\'?)',
+        'User chose "Only nightly" when asked: Run the slow tests in CI?',
+    ]
