@@ -4,6 +4,7 @@ fails on the code before its fix."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,29 @@ def test_a_question_ending_in_a_parenthesis_gets_no_stray_question_mark() -> Non
         ' — should I use \'spotter\'?)',
         'User chose "Only nightly" when asked: Run the slow tests in CI?',
     ]
+
+
+def test_an_unreachable_model_endpoint_is_one_sentence_not_a_traceback(tmp_path: Path) -> None:
+    """`worker --once` with the LLM backend pointed at a closed port: the status line says
+    why and the turns stay pending; no Python traceback on stderr."""
+    import subprocess
+    import sys
+
+    from madohub_memory.services import Services
+
+    root = Path(__file__).resolve().parents[1]
+    db = tmp_path / "memory.db"
+    session = tmp_path / "chat.jsonl"
+    session.write_text('{"role": "user", "content": "I always use pnpm, never npm, in my projects."}\n'
+                       '{"role": "assistant", "content": "Noted: pnpm it is."}\n')
+    with Services.open(db) as svc:
+        svc.ingest.ingest_paths([str(session)], extract=False)
+        for key, value in (("extraction.backend", "llm"), ("extraction.llm.base_url", "http://127.0.0.1:9/v1"),
+                           ("extraction.llm.retries", 0)):
+            svc.settings.set(key, value)
+    run = subprocess.run([sys.executable, "-m", "madohub_memory", "worker", "--once", "--job", "drain", "--db", str(db)],
+                         capture_output=True, text=True, timeout=120, cwd=root,
+                         env={**os.environ, "PYTHONPATH": str(root)})
+    assert run.returncode == 1
+    assert "drain: error:" in run.stdout and "127.0.0.1:9" in run.stdout and "stay pending" in run.stdout
+    assert "Traceback" not in run.stderr, run.stderr
