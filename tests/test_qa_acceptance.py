@@ -156,3 +156,22 @@ def test_an_unreachable_model_endpoint_is_one_sentence_not_a_traceback(tmp_path:
     assert run.returncode == 1
     assert "drain: error:" in run.stdout and "127.0.0.1:9" in run.stdout and "stay pending" in run.stdout
     assert "Traceback" not in run.stderr, run.stderr
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_job_due_within_a_minute_does_not_read_in_just_now(qtbot, db_path: Path, tmp_path: Path, lang: str) -> None:
+    """Advanced › Background jobs showed "in just now" for the folder watch due in 30 s."""
+    from datetime import UTC, datetime, timedelta
+
+    from PySide6.QtCore import QCoreApplication
+    from test_gui_helpers import open_window
+
+    from madohub_memory.core.clock import to_iso
+    from madohub_memory.services import Services
+
+    Services.open(db_path).close()
+    with open_window(qtbot, db_path, tmp_path, lang=lang) as win:
+        soon = win.advanced._when(to_iso(datetime.now(UTC) + timedelta(seconds=30)))
+        assert QCoreApplication.translate("Vocab", "just now") not in soon
+        assert soon == win.advanced._when(to_iso(datetime.now(UTC) + timedelta(seconds=61)))  # "in 1 min"
