@@ -175,3 +175,42 @@ def test_a_job_due_within_a_minute_does_not_read_in_just_now(qtbot, db_path: Pat
         soon = win.advanced._when(to_iso(datetime.now(UTC) + timedelta(seconds=30)))
         assert QCoreApplication.translate("Vocab", "just now") not in soon
         assert soon == win.advanced._when(to_iso(datetime.now(UTC) + timedelta(seconds=61)))  # "in 1 min"
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+def test_english_counts_read_as_english_not_s_in_parentheses(qtbot, svc, db_path: Path, tmp_path: Path, clock) -> None:
+    """The Decisions tab said "3 decision point(s) · 17 counted choice(s)"; closing said
+    "Saving 1 decision(s)…" where the issue asks for "Saving N decisions…"."""
+    from PySide6.QtCore import QCoreApplication
+    from test_gui_helpers import open_window
+
+    from madohub_memory.services.demo import load_demo
+
+    load_demo(svc)
+    with open_window(qtbot, db_path, tmp_path, clock) as win:
+        win.tabs.setCurrentWidget(win.decisions)
+        qtbot.waitUntil(lambda: "decision point" in win.decisions.summary.text(), timeout=5000)
+        assert win.decisions.summary.text() == "3 decision points · 17 counted choices"
+        assert QCoreApplication.translate("MainWindow", "Saving %n decision(s)…", "", 1) == "Saving 1 decision…"
+    with open_window(qtbot, db_path, tmp_path, clock, lang="zh_CN") as win:
+        win.tabs.setCurrentWidget(win.decisions)
+        qtbot.waitUntil(lambda: "决策点" in win.decisions.summary.text(), timeout=5000)
+        assert win.decisions.summary.text() == "3 个决策点 · 17 次计入的选择"
+
+
+def test_a_string_missing_from_the_ts_file_shows_in_english_not_empty(qapp) -> None:
+    """Without a fresh .qm (a checkout before `make`, or a .ts newer than its .qm) the .ts is
+    read directly: a string it has no translation for must fall back to its English source
+    instead of turning into an empty label."""
+    from PySide6.QtCore import QCoreApplication
+
+    from madohub_memory.core.resources import resources_dir
+    from madohub_memory.gui.i18n import EnglishPlurals, TsTranslator
+
+    for translator in (TsTranslator(resources_dir() / "translations" / "madohub_zh_CN.ts"), EnglishPlurals()):
+        qapp.installTranslator(translator)
+        try:
+            assert QCoreApplication.translate("MainWindow", "A string nobody translated yet") == (
+                "A string nobody translated yet")
+        finally:
+            qapp.removeTranslator(translator)
