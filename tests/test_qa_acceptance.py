@@ -4,6 +4,7 @@ fails on the code before its fix."""
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 
@@ -214,3 +215,28 @@ def test_a_string_missing_from_the_ts_file_shows_in_english_not_empty(qapp) -> N
                 "A string nobody translated yet")
         finally:
             qapp.removeTranslator(translator)
+
+
+def test_the_recall_table_shows_the_memory_not_a_wall_of_turn_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A memory seen in four turns printed four UUIDs (150 characters) before its text."""
+    from madohub_memory.cli import main
+    from madohub_memory.core.types import CandidateDraft
+    from madohub_memory.services import Services
+
+    db, chat = tmp_path / "memory.db", tmp_path / "chat.jsonl"
+    chat.write_text("".join(f'{{"role": "user", "content": "The API uses snake_case JSON keys ({n})."}}\n'
+                            for n in range(4)))
+    with Services.open(db) as svc:
+        svc.ingest.ingest_paths([str(chat)], extract=False)
+        turns = tuple(str(r[0]) for r in svc.store.query("SELECT id FROM turns ORDER BY seq"))
+        result = svc.review.submit(CandidateDraft("The shop API uses snake_case JSON keys", "fact",
+                                                  "workspace:shop", turn_ids=turns))
+        svc.review.approve(result.candidate_id)
+    assert main(["--db", str(db), "recall", "JSON key style", "-k", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "The shop API uses snake_case JSON keys" in out
+    assert max(len(line) for line in out.splitlines()) <= 140, out
+    assert main(["--db", str(db), "recall", "JSON key style", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["turn_ids"] == list(turns)  # the full list stays in JSON

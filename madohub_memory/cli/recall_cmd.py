@@ -31,5 +31,8 @@ def _recall(args: argparse.Namespace) -> int:
     if args.render:
         emit(args, {"text": rendered, "hits": rows}, rendered or "(no memories)")
         return 0
-    emit(args, rows, table(rows, ["id", "score", "kind", "namespace", "date", "turn_ids", "content"]))
+    # The table names how many turns a memory came from (`memory show ID` lists them, --json has
+    # them): four turn ids are 150 characters, and the memory's text would come after them.
+    shown = [{**r, "turns": len(r.get("turn_ids") or [])} for r in rows]
+    emit(args, rows, table(shown, ["id", "score", "kind", "namespace", "date", "turns", "content"]))
     return 0
