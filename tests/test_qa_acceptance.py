@@ -240,3 +240,46 @@ def test_the_recall_table_shows_the_memory_not_a_wall_of_turn_ids(
     assert max(len(line) for line in out.splitlines()) <= 140, out
     assert main(["--db", str(db), "recall", "JSON key style", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["turn_ids"] == list(turns)  # the full list stays in JSON
+
+
+def test_a_memory_from_an_imported_session_is_dated_when_it_was_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A rule said in March, imported and approved in November: what agents get (recall,
+    its rendered block, the session-start context) shows March, not the day of the review."""
+    from madohub_memory.cli import main
+    from madohub_memory.core.clock import Clock
+    from madohub_memory.core.types import CandidateDraft
+    from madohub_memory.services import Services
+
+    db, chat = tmp_path / "memory.db", tmp_path / "chat.jsonl"
+    chat.write_text('{"role": "user", "content": "We deploy the shop on Tuesdays only.",'
+                    ' "timestamp": "2026-03-02T10:00:00Z"}\n')
+    with Services.open(db, Clock("2026-11-20T09:00:00Z")) as svc:
+        svc.ingest.ingest_paths([str(chat)], extract=False)
+        turns = tuple(str(r[0]) for r in svc.store.query("SELECT id FROM turns"))
+        result = svc.review.submit(CandidateDraft("Deploys of the shop happen on Tuesdays only", "pattern",
+                                                  "workspace:shop", turn_ids=turns))
+        svc.review.approve(result.candidate_id)
+        assert "[2026-03-02]" in svc.recall.render(svc.recall.search("when do we deploy?", "workspace:shop"))
+        assert "[2026-03-02] (pattern) Deploys" in svc.session_context.build("workspace:shop").text
+    assert main(["--db", str(db), "recall", "when do we deploy?", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["date"] == "2026-03-02"
+
+
+@pytest.mark.parametrize("stamp", ["1.5", "1700000000", '"yesterday evening"'])
+def test_a_turn_time_that_is_not_iso_never_breaks_a_dated_recall(
+    tmp_path: Path, stamp: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A JSONL line with "timestamp": 1.5 was stored as is; from then on every recall whose
+    query names a date failed with "Time '1.5' is not an ISO-8601 date or date-time"."""
+    from madohub_memory.cli import main
+
+    db, chat = tmp_path / "memory.db", tmp_path / "chat.jsonl"
+    chat.write_text(f'{{"role": "user", "content": "I prefer dark mode in every editor I use.", "timestamp": {stamp}}}\n')
+    assert main(["--db", str(db), "ingest", str(chat)]) == 0
+    assert main(["--db", str(db), "approve", "1"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(db), "recall", "what did I say about dark mode in March 2023?", "--json"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert "dark mode" in hits[0]["content"]

@@ -26,7 +26,7 @@ def _recall(args: argparse.Namespace) -> int:
         )
         rendered = svc.recall.render(hits, args.budget, args.language) if args.render else None
     rows = [
-        {**h.to_dict(), "score": round(h.score, 4), "date": h.updated_at[:10]} for h in hits
+        {**h.to_dict(), "score": round(h.score, 4), "date": h.said_on} for h in hits
     ]
     if args.render:
         emit(args, {"text": rendered, "hits": rows}, rendered or "(no memories)")

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from madohub_memory.core.clock import date_said
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
@@ -173,7 +174,7 @@ class SessionContextService:
 
 
 def _entry(row: dict[str, Any]) -> str:
-    return f"- [{str(row['updated_at'])[:10]}] ({row['kind']}) {' '.join(str(row['content']).split())}"
+    return f"- [{date_said(row.get('turn_date'), str(row['updated_at']))}] ({row['kind']}) {' '.join(str(row['content']).split())}"
 
 
 def _cost(line: str) -> int:

@@ -125,7 +125,9 @@ def context_rows(
     """Active memories of one namespace for the session-start context, most used first
     (hit count, then the newest). One query per kind, each read in order from the
     ``memories_context`` index and stopped at ``limit``, then merged."""
-    columns = "id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at"
+    columns = ("id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at,"
+               " (SELECT MIN(t.created_at) FROM candidate_sightings s JOIN turns t ON t.id = s.turn_id"
+               "  WHERE s.candidate_id = memories.candidate_id) AS turn_date")
     sql = f"SELECT {columns} FROM memories WHERE namespace = ? AND status = 'active'"
     params: list[Any] = [namespace]
     if pinned is not None:
