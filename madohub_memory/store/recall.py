@@ -125,9 +125,7 @@ def context_rows(
     """Active memories of one namespace for the session-start context, most used first
     (hit count, then the newest). One query per kind, each read in order from the
     ``memories_context`` index and stopped at ``limit``, then merged."""
-    columns = ("id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at,"
-               " (SELECT MIN(t.created_at) FROM candidate_sightings s JOIN turns t ON t.id = s.turn_id"
-               "  WHERE s.candidate_id = memories.candidate_id) AS turn_date")
+    columns = "id, content, kind, namespace, pinned, weight, hit_count, last_hit_at, created_at, updated_at"
     sql = f"SELECT {columns} FROM memories WHERE namespace = ? AND status = 'active'"
     params: list[Any] = [namespace]
     if pinned is not None:
@@ -142,6 +140,22 @@ def context_rows(
         rows = [dict(r) for r in store.query(sql + " ORDER BY hit_count DESC, id DESC LIMIT ?", (*params, limit))]
     rows.sort(key=lambda r: (r["hit_count"], r["id"]), reverse=True)
     return rows[:limit]
+
+
+def turn_dates(store: Store, ids: Sequence[int]) -> dict[int, str]:
+    """The time of each memory's earliest originating turn, for those that have one."""
+    out: dict[int, str] = {}
+    for chunk in _chunks(list(ids)):
+        marks = ", ".join("?" * len(chunk))
+        for row in store.query(
+            "SELECT m.id, MIN(t.created_at) FROM memories m"
+            " JOIN candidate_sightings s ON s.candidate_id = m.candidate_id"
+            f" JOIN turns t ON t.id = s.turn_id WHERE m.id IN ({marks}) GROUP BY m.id",
+            chunk,
+        ):
+            if row[1]:
+                out[int(row[0])] = str(row[1])
+    return out
 
 
 def term_doc_count(store: Store, match: str) -> int:
