@@ -135,6 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     setup_logging()  # one log for every command: masked, warnings and errors to stderr
     try:
+        if getattr(args, "db", None) and args.command != "hook":  # the hook logs it and exits 0
+            from madohub_memory.store.database import refuse_url
+
+            refuse_url(args.db)
         code = int(args.handler(args) or 0)
         if argv is None and getattr(args, "exit_at_once", False):
             exit_at_once(code)

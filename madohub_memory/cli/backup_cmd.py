@@ -48,13 +48,13 @@ def restore_backup(args: argparse.Namespace) -> int:
     except StorageError:
         pass  # a file too damaged to read its settings: the default folder
     if args.target == "latest":
-        found = backup_files.list_backups(folder)
+        found = backup_files.list_backups(folder, backup_files.prefix_for(db_path))
         if not found:
             raise StorageError("There is no backup in {folder} to restore.", folder=folder)
         source = found[0].path
     else:
         source = Path(args.target).expanduser()
-    keep = folder / f"{backup_files.PREFIX}{backup_files.stamp()}-before-restore{backup_files.SUFFIX}"
+    keep = folder / backup_files.backup_name(db_path, "before-restore")
     data = restore(db_path, source, keep)
     note = f" (the previous file is kept as {data['previous_copy']})" if data["previous_copy"] else ""
     emit(args, data, f"restored {db_path} from {source}{note}")

@@ -37,7 +37,9 @@ def log_path(db: str | None) -> Path:
     env = os.environ.get("MADOHUB_HOOK_LOG")
     if env:
         return Path(env).expanduser()
-    return Path(db).expanduser().parent / "hook.log" if db else default_db_path().parent / "hook.log"
+    if db and "://" not in db:  # a URL is refused by the store: log beside the default database
+        return Path(db).expanduser().parent / "hook.log"
+    return default_db_path().parent / "hook.log"
 
 
 def _read_event() -> dict[str, Any]:

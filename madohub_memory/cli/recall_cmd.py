@@ -26,10 +26,13 @@ def _recall(args: argparse.Namespace) -> int:
         )
         rendered = svc.recall.render(hits, args.budget, args.language) if args.render else None
     rows = [
-        {**h.to_dict(), "score": round(h.score, 4), "date": h.updated_at[:10]} for h in hits
+        {**h.to_dict(), "score": round(h.score, 4), "date": h.said_on} for h in hits
     ]
     if args.render:
         emit(args, {"text": rendered, "hits": rows}, rendered or "(no memories)")
         return 0
-    emit(args, rows, table(rows, ["id", "score", "kind", "namespace", "date", "turn_ids", "content"]))
+    # The table names how many turns a memory came from (`memory show ID` lists them, --json has
+    # them): four turn ids are 150 characters, and the memory's text would come after them.
+    shown = [{**r, "turns": len(r.get("turn_ids") or [])} for r in rows]
+    emit(args, rows, table(shown, ["id", "score", "kind", "namespace", "date", "turns", "content"]))
     return 0

@@ -19,8 +19,18 @@ def _sweep(args: argparse.Namespace) -> int:
     clock = Clock(parse_iso(args.now)) if args.now else Clock()
     with open_services(args, clock, create=False) as svc:
         report = svc.sweep.run(force=args.force)
-    text = ", ".join(
-        f"{k}: {len(v) if isinstance(v, list) else v}" for k, v in report.items()
-    )
-    emit(args, report, text)
+    emit(args, report, "; ".join(f"{key.replace('_', ' ')}: {_part(value)}" for key, value in report.items()))
     return 0
+
+
+def _part(value: object) -> str:
+    """One report entry as words: counts of what each rule touched, not a Python dict."""
+    if isinstance(value, list):
+        return str(len(value))
+    if not isinstance(value, dict):
+        return str(value)
+    if value.get("skipped") or value.get("ran") is False:
+        last = value.get("last_run")
+        return f"not due (last run {last})" if last else "not due"
+    counts = {k: v for k, v in value.items() if k not in ("skipped", "ran", "last_run", "next_run")}
+    return ", ".join(f"{k.replace('_', ' ')} {len(v) if isinstance(v, list) else v}" for k, v in counts.items())

@@ -53,3 +53,15 @@ class Clock:
 
     def now_iso(self) -> str:
         return to_iso(self.now())
+
+
+def date_said(turn_date: str | None, updated_at: str) -> str:
+    """The date shown with a memory to agents and people: the day it was said (its earliest
+    originating turn), else the day it was last written; not the day a months-old session
+    was imported and reviewed."""
+    if turn_date:
+        try:
+            return parse_iso(turn_date).date().isoformat()
+        except ValidationError:  # a turn time an importer kept as it came: the stored date instead
+            pass
+    return str(updated_at)[:10]

@@ -188,7 +188,8 @@ def question_answers(turns: Sequence[TurnView], subject: str = "User", zh: bool 
         for m in _ANSWERS.finditer(turn.content):
             question = m.group("q").strip().rstrip("?").strip()
             answer = m.group("a").strip()
+            mark = "" if question.endswith((")", "）", ".", "!", "?", "？")) else "?"  # "…(should I?)" ends there
             content = (f"被问到“{question}”时，{subject}选择了“{answer}”。" if zh
-                       else f'{subject} chose "{answer}" when asked: {question}?')
+                       else f'{subject} chose "{answer}" when asked: {question}{mark}')
             findings.append(Finding(content, "decision", 0.6, turn.id))
     return findings

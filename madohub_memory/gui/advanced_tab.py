@@ -295,6 +295,7 @@ class AdvancedTab(QWidget):
         seconds = (moment - datetime.now(UTC)).total_seconds()
         if seconds <= 0:
             return self.tr("due now")
+        seconds = max(seconds, 60)  # under a minute reads "in 1 min", not "in just now"
         return self.tr("in %1").replace("%1", age_label(to_iso(datetime.now(UTC) - timedelta(seconds=seconds))))
 
     def _set(self, key: str, value: Any) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -204,7 +204,7 @@ class ApprovedTab(QWidget):
         fit("namespace", ["    project-x"], 130)
         fit("pinned", [""])
         fit("hit_count", ["9,999"])
-        fit("last_hit_at", ["23 min", age_label(None)])
+        fit("last_hit_at", ["23 min", age_label(None), QCoreApplication.translate("Vocab", "just now")])
         fit("auto", [""])
 
     def _set_enabled(self, on: bool) -> None:

@@ -47,10 +47,24 @@ class TsTranslator(QTranslator):
                     self._table[(name, source)] = text
 
     def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> str:
-        return self._table.get((context, source), "")
+        return self._table.get((context, source))  # type: ignore[return-value]  # None: not translated, the source shows
 
     def isEmpty(self) -> bool:
         return not self._table
+
+
+class EnglishPlurals(QTranslator):
+    """English needs no translation file, but counted strings are written once with ``(s)``
+    for every language ("%n decision point(s)"): English reads "1 decision point", "3
+    decision points". Everything else falls through to the source text."""
+
+    def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> str:
+        if n < 0 or "(s)" not in source:
+            return None  # type: ignore[return-value]  # not translated: Qt shows the source ("" would blank it)
+        return source.replace("(s)", "" if n == 1 else "s")
+
+    def isEmpty(self) -> bool:
+        return False
 
 
 def system_language() -> str:
@@ -72,7 +86,12 @@ def install_language(lang: str) -> str:
             app.removeTranslator(old)
     _installed.clear()
     _current = lang if lang in LANGUAGES else "en"
-    if _current == "en" or app is None:
+    if app is None:
+        return _current
+    if _current == "en":
+        english = EnglishPlurals()
+        app.installTranslator(english)
+        _installed.append(english)
         return _current
     folder = resources_dir() / "translations"
     qm = folder / f"madohub_{_current}.qm"

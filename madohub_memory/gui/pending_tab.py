@@ -220,7 +220,8 @@ class PendingTab(TriageMixin, QWidget):
         fit("source", [source_label(s) for s in SOURCES], 130)
         fit("confidence", ["0.00"])
         fit("seen_count", ["×99"])
-        fit("created_at", ["23 min", "59 " + QCoreApplication.translate("Vocab", "min")])
+        fit("created_at", ["23 min", "59 " + QCoreApplication.translate("Vocab", "min"),
+                           QCoreApplication.translate("Vocab", "just now")])
 
     def _button(self, icon_name: str, text: str, key: str, slot: Any) -> QPushButton:
         button = QPushButton(icon(icon_name), text)

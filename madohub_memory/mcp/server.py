@@ -91,7 +91,7 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         out: dict[str, Any] = {
             "memories": [
                 {"id": h.id, "score": round(h.score, 4), "content": h.content, "kind": h.kind,
-                 "namespace": h.namespace, "date": h.updated_at[:10], "created_at": h.created_at,
+                 "namespace": h.namespace, "date": h.said_on, "created_at": h.created_at,
                  "turn_ids": h.turn_ids}
                 for h in hits
             ],

@@ -39,7 +39,8 @@ from datetime import date, datetime
 from typing import Any
 
 from madohub_memory.core.cjk import CJK_CHAR
-from madohub_memory.core.clock import parse_iso
+from madohub_memory.core.clock import date_said, parse_iso
+from madohub_memory.core.errors import ValidationError
 from madohub_memory.recall import temporal
 
 DATE_WEIGHT = 0.13
@@ -73,6 +74,10 @@ class Hit:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+    @property
+    def said_on(self) -> str:
+        return date_said(self.turn_date, self.updated_at)
 
 
 def freshness(updated_at: str, now: datetime, pinned: bool = False) -> float:
@@ -111,12 +116,16 @@ def fuse(
 
 
 def memory_date(row: dict[str, Any]) -> date | None:
-    """When a memory was said: its originating turn's time, else when it was created."""
-    stamp = row.get("turn_date") or row.get("created_at")
-    try:
-        return parse_iso(stamp).date() if stamp else None
-    except ValueError:
-        return None
+    """When a memory was said: its originating turn's time, else when it was created. A turn
+    time an importer kept as it came ("1.5", "yesterday") is skipped, never an error."""
+    for stamp in (row.get("turn_date"), row.get("created_at")):
+        if not stamp:
+            continue
+        try:
+            return parse_iso(stamp).date()
+        except (ValueError, ValidationError):
+            continue
+    return None
 
 
 def date_fits(rows: dict[int, dict[str, Any]], window: temporal.Window | None) -> dict[int, float]:

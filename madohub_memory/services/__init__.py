@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from madohub_memory.core import log_redaction
@@ -64,7 +63,7 @@ class Services:
         """Open (and with ``create``, create if missing) the database; read commands pass
         ``create=False`` so that a mistyped path is an error, not a new empty database.
         ``check=False`` (doctor, backup) opens a file marked damaged."""
-        return cls(Store(Path(path) if path else default_db_path(), create=create, check=check), clock, origin)
+        return cls(Store(path or default_db_path(), create=create, check=check), clock, origin)
 
     def close(self) -> None:
         self.store.close()

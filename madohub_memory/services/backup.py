@@ -35,14 +35,13 @@ class BackupService:
         """Back up now, to ``target`` or to a new dated file in the backup folder."""
         if str(self.svc.store.path) == ":memory:":
             raise StorageError("An in-memory database cannot be backed up.")
-        path = Path(target).expanduser() if target else self.folder() / (
-            f"{backup_files.PREFIX}{backup_files.stamp()}{backup_files.SUFFIX}")
+        path = Path(target).expanduser() if target else self.folder() / backup_files.backup_name(self.svc.store.path)
         if path.resolve() == self.svc.store.path.resolve():
             raise StorageError("The backup must go to another file than the database itself.")
         return backup_files.write_backup(self.svc.store.conn, path)
 
     def list(self) -> list[BackupFile]:
-        return backup_files.list_backups(self.folder())
+        return backup_files.list_backups(self.folder(), backup_files.prefix_for(self.svc.store.path))
 
     def daily(self, now: float | None = None) -> int:
         """The background job: back up when the newest backup is a day old; 1 if one was written."""
@@ -55,7 +54,8 @@ class BackupService:
             if now - taken < DAY_S:
                 return 0
         self.create()
-        backup_files.rotate(self.folder(), int(self.svc.settings.get("backup.keep")))
+        backup_files.rotate(self.folder(), int(self.svc.settings.get("backup.keep")),
+                            backup_files.prefix_for(self.svc.store.path))
         return 1
 
     def doctor(self) -> dict[str, Any]:

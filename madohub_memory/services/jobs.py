@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import parse_iso, to_iso
-from madohub_memory.core.errors import NotFoundError
+from madohub_memory.core.errors import NotFoundError, UserError
 from madohub_memory.services.job_catalog import JOBS, JobSpec
 from madohub_memory.store import jobs as job_rows
 from madohub_memory.store.liveness import is_alive
@@ -77,6 +77,9 @@ class JobsService:
         error: str | None = None
         try:
             processed = int(spec.run(self.svc))
+        except UserError as exc:  # a state the user can fix (model unreachable...): its sentence, no traceback
+            log.warning("job %s: %s", name, exc)
+            error = str(exc)
         except Exception as exc:
             log.exception("job %s failed", name)
             error = f"{type(exc).__name__}: {exc}"

@@ -261,7 +261,7 @@ class RecallService:
         lines = [header]
         used = estimate_tokens(header)
         for hit in hits:
-            line = f"- [{hit.updated_at[:10]}] ({hit.kind}, {hit.namespace}) {' '.join(hit.content.split())}"
+            line = f"- [{hit.said_on}] ({hit.kind}, {hit.namespace}) {' '.join(hit.content.split())}"
             cost = estimate_tokens(line) + 1
             if used + cost > budget_tokens:
                 room = budget_tokens - used - 1

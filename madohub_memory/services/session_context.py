@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from madohub_memory.core.clock import date_said
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
@@ -139,9 +140,12 @@ class SessionContextService:
                 store, ws, kinds=("fact",), pinned=False, limit=SECTION_LIMIT)))
         room = budget - _cost(header) - _cost(lab["more"].format(n=999))
         room = _allocate(parts, room)
+        # Entries are dated when they were said; a date costs the same tokens whichever it
+        # is, so only the entries that fit are looked up.
+        said = recall_rows.turn_dates(store, [i for p in parts for i in p.taken_ids()])
         lines = [header]
         for part in parts:
-            lines += part.render()
+            lines += part.render(said)
         chosen = {p.name: p.taken_ids() for p in parts if p.rows}
         ids = [i for taken in chosen.values() for i in taken]
         left_out = sum(len(p.rows) - len(p.taken) for p in parts)
@@ -173,7 +177,7 @@ class SessionContextService:
 
 
 def _entry(row: dict[str, Any]) -> str:
-    return f"- [{str(row['updated_at'])[:10]}] ({row['kind']}) {' '.join(str(row['content']).split())}"
+    return f"- [{date_said(row.get('turn_date'), str(row['updated_at']))}] ({row['kind']}) {' '.join(str(row['content']).split())}"
 
 
 def _cost(line: str) -> int:
@@ -218,12 +222,13 @@ class _Part:
     def taken_ids(self) -> list[int]:
         return [int(self.rows[p]["id"]) for p in sorted(self.taken)]
 
-    def render(self) -> list[str]:
+    def render(self, said: dict[int, str]) -> list[str]:
         if self.block_taken:
             return self.block[: self.block_taken]
         if not self.taken:
             return []
-        return [self.title] + [self.lines[p] for p in sorted(self.taken)]
+        return [self.title] + [_entry({**self.rows[p], "turn_date": said.get(int(self.rows[p]["id"]))})
+                               for p in sorted(self.taken)]
 
 
 def _allocate(parts: list[_Part], room: int) -> int:

@@ -29,9 +29,8 @@ from madohub_memory.store.files import (
     remove_stale_parts,
 )
 
-PREFIX = "memory-"
+PREFIX = "memory-"  # the default database memory.db; another file's backups carry its own name
 SUFFIX = ".db"
-_NAME = re.compile(rf"^{PREFIX}(\d{{8}}T\d{{6}}Z)(?:-[a-z-]+)?{re.escape(SUFFIX)}$")
 _PAGES_PER_STEP = 1024
 
 
@@ -46,19 +45,35 @@ def default_folder(db_path: Path) -> Path:
     return db_path.parent / "backups"
 
 
+def prefix_for(db_path: Path) -> str:
+    """``work-`` for ``work.db``: two databases sharing a folder (or ``backup.folder``) never
+    list, restore or rotate away each other's backups."""
+    return f"{db_path.stem}-"
+
+
+def backup_name(db_path: Path, tag: str = "") -> str:
+    return f"{prefix_for(db_path)}{stamp()}{'-' + tag if tag else ''}{SUFFIX}"
+
+
+def _name_pattern(prefix: str) -> re.Pattern[str]:
+    return re.compile(rf"^{re.escape(prefix)}(\d{{8}}T\d{{6}}Z)(?:-[a-z-]+)?{re.escape(SUFFIX)}$")
+
+
 def stamp(moment: float | None = None) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(moment))
 
 
-def list_backups(folder: Path) -> list[BackupFile]:
-    """Backups in ``folder``, newest first (only files this module named)."""
+def list_backups(folder: Path, prefix: str = PREFIX) -> list[BackupFile]:
+    """Backups in ``folder`` whose names start with ``prefix``, newest first (only files this
+    module named)."""
+    pattern = _name_pattern(prefix)
     found: list[BackupFile] = []
     try:
         names = os.listdir(folder)
     except OSError:
         return found
     for name in names:
-        match = _NAME.match(name)
+        match = pattern.match(name)
         if match:
             path = folder / name
             try:
@@ -113,10 +128,10 @@ def write_backup(conn: sqlite3.Connection, target: Path) -> BackupFile:
     return BackupFile(target, stamp(), target.stat().st_size)
 
 
-def rotate(folder: Path, keep: int) -> list[Path]:
-    """Delete all but the newest ``keep`` backups; return the deleted paths."""
+def rotate(folder: Path, keep: int, prefix: str = PREFIX) -> list[Path]:
+    """Delete all but the newest ``keep`` backups named with ``prefix``; return the deleted paths."""
     removed: list[Path] = []
-    for old in list_backups(folder)[max(1, keep):]:
+    for old in list_backups(folder, prefix)[max(1, keep):]:
         try:
             old.path.unlink()
             removed.append(old.path)

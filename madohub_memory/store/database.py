@@ -73,6 +73,16 @@ class LockStats:
             pass
 
 
+def refuse_url(path: str | os.PathLike[str]) -> None:
+    """A URL given as the database (``--db postgresql://host/db``) is refused: ``Path()``
+    would turn it into a folder ``postgresql:`` and a new empty database inside it."""
+    if "://" in os.fspath(path):
+        raise StorageError(
+            f"--db takes the path of a local database file, not a URL ({os.fspath(path)}):"
+            " MadoHub Memory keeps its memory in one SQLite file."
+        )
+
+
 class Store:
     """An open database file.
 
@@ -91,6 +101,7 @@ class Store:
         self, path: str | os.PathLike[str], *, migrate_schema: bool = True, create: bool = True,
         check: bool = True,
     ) -> None:
+        refuse_url(path)
         self.path = Path(path)
         self.readonly = False
         self._depth = 0

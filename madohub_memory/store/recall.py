@@ -142,6 +142,22 @@ def context_rows(
     return rows[:limit]
 
 
+def turn_dates(store: Store, ids: Sequence[int]) -> dict[int, str]:
+    """The time of each memory's earliest originating turn, for those that have one."""
+    out: dict[int, str] = {}
+    for chunk in _chunks(list(ids)):
+        marks = ", ".join("?" * len(chunk))
+        for row in store.query(
+            "SELECT m.id, MIN(t.created_at) FROM memories m"
+            " JOIN candidate_sightings s ON s.candidate_id = m.candidate_id"
+            f" JOIN turns t ON t.id = s.turn_id WHERE m.id IN ({marks}) GROUP BY m.id",
+            chunk,
+        ):
+            if row[1]:
+                out[int(row[0])] = str(row[1])
+    return out
+
+
 def term_doc_count(store: Store, match: str) -> int:
     """How many memories (any status) a one-term MATCH string hits."""
     return int(store.scalar("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,)))
