@@ -78,8 +78,8 @@ def refuse_url(path: str | os.PathLike[str]) -> None:
     would turn it into a folder ``postgresql:`` and a new empty database inside it."""
     if "://" in os.fspath(path):
         raise StorageError(
-            f"--db takes the path of a local database file, not a URL ({os.fspath(path)}):"
-            " MadoHub Memory keeps its memory in one SQLite file."
+            "--db takes the path of a local database file, not a URL ({path}):"
+            " MadoHub Memory keeps its memory in one SQLite file.", path=os.fspath(path),
         )
 
 

@@ -2067,6 +2067,10 @@ Basis: {stage}; confidence: {level}
         <translation>{path} 是其他程序的 SQLite 数据库（表 {sample}），不是 MadoHub Memory 数据库：请指定其他 --db 路径；未做任何更改。</translation>
     </message>
     <message>
+        <source>--db takes the path of a local database file, not a URL ({path}): MadoHub Memory keeps its memory in one SQLite file.</source>
+        <translation>--db 需要本地数据库文件的路径，而不是 URL（{path}）：MadoHub Memory 把记忆保存在一个 SQLite 文件中。</translation>
+    </message>
+    <message>
         <source>{path} is not a MadoHub Memory database (it is not an SQLite file): give another --db path.</source>
         <translation>{path} 不是 MadoHub Memory 数据库（它不是 SQLite 文件）：请指定其他 --db 路径。</translation>
     </message>
