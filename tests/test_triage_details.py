@@ -152,3 +152,21 @@ def test_the_turn_viewer_keeps_code_indentation():
     assert "<pre" in rendered
     assert "    if event:\n        return 1" in rendered
     assert "```" not in rendered
+
+
+def test_an_old_imported_turn_shows_when_it_was_said_not_when_it_was_imported(qtbot, svc, db_path, tmp_path, clock):
+    from madohub_memory.gui.i18n import age_label
+
+    session = tmp_path / "old.jsonl"
+    session.write_text(
+        '{"role": "user", "content": "I always use pnpm, never npm, in every project.",'
+        ' "timestamp": "2025-01-06T10:00:00Z"}\n'
+        '{"role": "assistant", "content": "Noted: pnpm from now on."}\n', encoding="utf-8")
+    svc.ingest.ingest_paths([session])
+    assert svc.review.pending(), "the rule becomes a candidate"
+    with open_window(qtbot, db_path, tmp_path, clock) as win:
+        pane = win.pending.detail
+        qtbot.waitUntil(lambda: pane.enriched and pane.turns.count() >= 1, timeout=5000)
+        item = pane.turns.item(0)
+        assert item.text().startswith(age_label("2025-01-06T10:00:00Z") + " · ")  # said, not imported
+        assert "2025-01-06T10:00:00Z" in item.toolTip() and clock.now_iso()[:10] in item.toolTip()

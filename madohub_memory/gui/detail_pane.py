@@ -284,9 +284,14 @@ class DetailPane(QWidget):
                 text = f"{role_label(s['role'] or 'user')}: {snippet}" if s["role"] else s["turn_id"]
             else:
                 text = self.tr("%1, no turn recorded").replace("%1", source_label(s["source"]))
-            item = QListWidgetItem(f"{age_label(s['seen_at'])} · {text}")
+            # when the turn was said, where the transcript recorded it: an old session
+            # imported today was not said "2 min" ago
+            said = s.get("said_at")
+            when = age_label(said) if said else age_label(s["seen_at"])
+            item = QListWidgetItem(f"{when} · {text}")
             item.setData(TURN_ROLE, s["turn_id"])
-            item.setToolTip(s["turn_id"] or "")
+            tip = self.tr("Said %1 · seen %2").replace("%1", said or "?").replace("%2", s["seen_at"] or "?")
+            item.setToolTip(f"{tip}\n{s['turn_id']}" if s["turn_id"] else tip)
             self.turns.addItem(item)
 
     def show_nearest(self, candidate_id: int, near: Any) -> None:

@@ -191,6 +191,8 @@ def age_label(iso: str | None, now: datetime | None = None) -> str:
         then = datetime.fromisoformat(iso.replace("Z", "+00:00"))
     except ValueError:
         return iso
+    if then.tzinfo is None:  # a transcript time written without a zone is taken as UTC
+        then = then.replace(tzinfo=UTC)
     seconds = max(0.0, ((now or datetime.now(UTC)) - then).total_seconds())
     if seconds < 60:
         return QCoreApplication.translate("Vocab", "just now")

@@ -120,9 +120,11 @@ def pending_namespaces(store: Store) -> list[str]:
 
 
 def sightings_with_turns(store: Store, candidate_id: int) -> list[dict[str, Any]]:
-    """Each sighting of a candidate with a snippet of its originating turn, if stored."""
+    """Each sighting of a candidate with a snippet of its originating turn, if stored, and
+    when that turn was said (``said_at``: an imported session may be months older than the
+    sighting)."""
     rows = store.query(
-        "SELECT s.turn_id, s.source, s.confidence, s.actor, s.seen_at,"
+        "SELECT s.turn_id, s.source, s.confidence, s.actor, s.seen_at, t.created_at AS said_at,"
         " t.role, substr(t.content, 1, 240) AS snippet, t.conversation_id"
         " FROM candidate_sightings s LEFT JOIN turns t ON t.id = s.turn_id"
         " WHERE s.candidate_id = ? ORDER BY s.id",

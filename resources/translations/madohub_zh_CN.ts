@@ -847,6 +847,10 @@ Basis: {stage}; confidence: {level}
         <translation>出现次数与来源轮次</translation>
     </message>
     <message>
+        <source>Said %1 · seen %2</source>
+        <translation>说于 %1 · 记录于 %2</translation>
+    </message>
+    <message>
         <location filename="../../madohub_memory/gui/detail_pane.py" line="150"/>
         <source>—</source>
         <translation>—</translation>
