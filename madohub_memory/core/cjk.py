@@ -9,11 +9,12 @@ Basic Multilingual Plane are left out, as before).
 
 from __future__ import annotations
 
-import re
+from madohub_memory.core.lazy_re import lazy_compile
 
 CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # for a regex character class: f"[{CJK_RANGES}]"
-CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
-CJK_RUN = re.compile(f"[{CJK_RANGES}]+")
+# compiled on first use: a character class over 30,000 code points costs ~6 ms at every start
+CJK_CHAR = lazy_compile(f"[{CJK_RANGES}]")
+CJK_RUN = lazy_compile(f"[{CJK_RANGES}]+")
 
 
 def is_cjk(char: str) -> bool:

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from madohub_memory.core.types import Equivalent
-from madohub_memory.extraction.routines import listing_prefix
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 
@@ -78,6 +77,8 @@ def confirm(svc: Services, match: Equivalent | None) -> Equivalent | None:
 def find_listing(svc: Services, content: str, kind: str, namespace: str) -> Equivalent | None:
     """The pending listing this draft belongs to ("Checks run in this project: …" from an
     earlier pass of the session), which the draft then widens (see ``routines.widen_listing``)."""
+    from madohub_memory.extraction.routines import listing_prefix  # its patterns: not on every start
+
     prefix = listing_prefix(content)
     if prefix is None:
         return None

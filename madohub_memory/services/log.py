@@ -23,7 +23,6 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Any, cast
 
@@ -51,15 +50,21 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
-class _PrivateFile(RotatingFileHandler):
-    """A log file created 0600; a log that cannot be written is given up silently (the
-    hook must never fail the agent because of its own log)."""
+def _private_file(path: Path) -> logging.Handler:
+    """A rotating log file created 0600; a log that cannot be written is given up silently
+    (the hook must never fail the agent because of its own log). ``logging.handlers`` is
+    imported here, not at start: it costs every command ~10 ms and only logging commands
+    need it."""
+    from logging.handlers import RotatingFileHandler
 
-    def _open(self) -> io.TextIOWrapper:
-        return cast(io.TextIOWrapper, open_private_append(Path(self.baseFilename)))
+    class _PrivateFile(RotatingFileHandler):
+        def _open(self) -> io.TextIOWrapper:
+            return cast(io.TextIOWrapper, open_private_append(Path(self.baseFilename)))
 
-    def handleError(self, record: logging.LogRecord) -> None:
-        pass
+        def handleError(self, record: logging.LogRecord) -> None:
+            pass
+
+    return _PrivateFile(path, maxBytes=LOG_MAX_BYTES, backupCount=1, encoding="utf-8", delay=True)
 
 
 def _level(name: str | None) -> int:
@@ -98,7 +103,7 @@ def log_to_file(path: Path, *, only: bool = False) -> Iterator[None]:
         ensure_private_dir(path.parent)
         if path.exists():
             tighten(path)  # logs name files and errors: owner only
-        handler = _ours(_PrivateFile(path, maxBytes=LOG_MAX_BYTES, backupCount=1, encoding="utf-8", delay=True))
+        handler = _ours(_private_file(path))
     except OSError:
         yield
         return

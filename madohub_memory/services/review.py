@@ -18,7 +18,6 @@ from madohub_memory.core.vocab import (
     validate_namespace,
     validate_source,
 )
-from madohub_memory.extraction.routines import widen_listing
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content
 from madohub_memory.store import candidates as candidate_rows
@@ -223,6 +222,8 @@ class ReviewService:
             # A repeat from a known source changes nothing but may add a flag.
             if fresh or confidence != before["confidence"] or flags != before["flags"]:
                 changes.update(updated_at=now, confidence=confidence, flags=flags)
+            from madohub_memory.extraction.routines import widen_listing  # not on every start
+
             wider = widen_listing(before["content"], draft.content)
             if wider is not None:  # a later pass saw more of the project's checks
                 changes.update(updated_at=now, content=wider, fingerprint=fingerprint(wider))
