@@ -27,6 +27,7 @@ from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_pat
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import build_passes
 from madohub_memory.ingest.sanitize import check_result
+from madohub_memory.services.draft_embedding import DraftEmbedding
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
 from madohub_memory.store.redaction import redact_text
@@ -367,7 +368,8 @@ class IngestService:
         """Extract candidates from pending turns (all, or of some conversations) until none is left.
 
         Each round claims whole conversations (taking over claims whose process is gone),
-        runs the extractor and the embedding of its drafts outside any transaction, then
+        runs the extractor and the embedding of its drafts (on a worker thread, overlapping the
+        extraction: :mod:`.draft_embedding`) outside any transaction, then
         submits the drafts one short transaction each and marks the turns done. The write
         lock is never held across a model, a network call or a loop over drafts. When the
         extractor or the database fails, the passes that finished are kept (a model call
@@ -396,17 +398,19 @@ class IngestService:
             drafts: list[CandidateDraft] = []
             done: list[str] = []
             failure: BaseException | None = None
+            embedding = DraftEmbedding(self.svc)  # embeds on a second core while passes run
             try:
                 for turn_ids, found in self._extract(extractor, rows):
                     drafts.extend(found)
                     done.extend(turn_ids)
+                    embedding.add(found)
             except BaseException as exc:  # keep what finished (a model call already paid for)
                 failure = exc
             try:
                 if failure is not None and not done:
                     raise failure
-                self._prefetch_embeddings(drafts)
-                for draft in drafts:
+                for number, draft in enumerate(drafts, 1):
+                    embedding.wait(number)
                     try:
                         outcome = self.svc.review.submit(draft).outcome
                     except StorageError:
@@ -428,6 +432,8 @@ class IngestService:
                 except Exception:
                     log.warning("could not release claims of %s; they are taken over when it exits", self.owner)
                 raise
+            finally:
+                embedding.close()
             counts["turns"] += len(done)
         return counts
 
@@ -444,14 +450,6 @@ class IngestService:
             elif alive is None:
                 unknown.append(owner)
         return dead, unknown
-
-    def _prefetch_embeddings(self, drafts: list[CandidateDraft]) -> None:
-        """Embed a round's drafts in one batch so semantic dedup does not embed them one by one
-        (the vector cache's prefetch)."""
-        if len(drafts) >= 2:
-            from madohub_memory.services.semantic_dedup import prime  # numpy and the model: not at start-up
-
-            prime(self.svc, [draft.content for draft in drafts])
 
     @staticmethod
     def _extract(extractor: Extractor, rows: list[dict[str, Any]]) -> Iterator[tuple[list[str], list[CandidateDraft]]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -150,6 +151,30 @@ def warm(svc: Services) -> None:
         _cache(svc)
 
 
+def primer(svc: Services) -> Callable[[list[str]], int] | None:
+    """What :func:`prime` does, split for a worker thread: settings and the model's cache are
+    resolved here, on the caller's thread (they read the database); the returned function
+    touches no database, only masks texts and fills the vector cache, so it may run on
+    another thread. ``None`` while semantic dedup is off or the model cannot load."""
+    if not svc.settings.get("dedup.semantic"):
+        return None
+    cache = _cache(svc)
+    if cache is None:
+        return None
+
+    def embed(contents: list[str]) -> int:
+        texts = []
+        for content in contents:
+            try:
+                texts.append(masked_content(content))
+            except ValidationError:
+                continue
+        cache.prefetch(texts)
+        return len(texts)
+
+    return embed
+
+
 def prime(svc: Services, contents: list[str]) -> int:
     """Embed many texts in one batch before they are submitted one by one (the one prefetch,
     used by ingest and benchmark fills): the matcher then finds their vectors cached. The
@@ -157,16 +182,7 @@ def prime(svc: Services, contents: list[str]) -> int:
     invalid ones are skipped. Returns how many texts were primed (0 while semantic dedup is
     off or the model cannot load).
     """
-    if not contents or not svc.settings.get("dedup.semantic"):
+    if not contents:
         return 0
-    texts = []
-    for content in contents:
-        try:
-            texts.append(masked_content(content))
-        except ValidationError:
-            continue
-    cache = _cache(svc)
-    if cache is None:
-        return 0
-    cache.prefetch(texts)
-    return len(texts)
+    embed = primer(svc)
+    return embed(contents) if embed is not None else 0
