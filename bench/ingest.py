@@ -7,8 +7,10 @@ Each run starts from a fresh file in a temporary folder and times
 fingerprint + semantic dedup, embedding model load included), then times a re-ingest of
 the same file and counts the rows it added (target: >= 500 turns/s; re-ingest < 2 s with
 zero new rows). With ``--runs N`` the figures are medians over N runs in separate processes.
-``embedding_seconds`` is the part spent embedding drafts for semantic dedup (model load
-included); ``load_average_1min`` says how busy the shared machine was.
+``embedding_seconds`` is the time spent embedding drafts for semantic dedup (model load
+included), mostly on a worker thread that overlaps extraction and submits, so
+``turns_per_s_excluding_embedding`` overstates what removing it would gain;
+``load_average_1min`` says how busy the shared machine was.
 """
 
 from __future__ import annotations
