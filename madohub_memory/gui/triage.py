@@ -326,13 +326,7 @@ class TriageMixin:
         if ctrl and event.key() == Qt.Key.Key_Space:
             self.detail.complete_namespace()  # the list of namespaces only when asked for
             return True
-        if event.key() == Qt.Key.Key_Escape:
-            self.table.setFocus()
-            return True
-        if ctrl and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.approve()
-            return True
-        return False
+        return self._editor_key(event)  # Escape and Ctrl+Enter as in the editor
 
     def _load_detail(self: PendingTab, cid: int) -> None:
         def load(ctx: Any) -> dict[str, Any]:
