@@ -26,15 +26,16 @@ def summary_ms(seconds: list[float]) -> dict[str, float]:
     }
 
 
-def rss_mb() -> float:
-    """Current resident set size (from /proc), in MB."""
+def rss_mb(pid: int | None = None) -> float:
+    """Current resident set size of this process (or of ``pid``), from /proc, in MB; this
+    process's peak where /proc cannot be read (0.0 for another process)."""
     try:
-        for line in Path("/proc/self/status").read_text().splitlines():
+        for line in Path(f"/proc/{pid or 'self'}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         pass
-    return peak_rss_mb()
+    return peak_rss_mb() if pid is None else 0.0
 
 
 def peak_rss_mb() -> float:

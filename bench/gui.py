@@ -104,15 +104,6 @@ def measure_ingest_stalls(app, window, folder: Path, turns: int) -> tuple[float,
     return (max(gaps) * 1000 if gaps else 0.0, p99), elapsed, new
 
 
-def _process_rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return 0.0
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -180,7 +171,7 @@ def main() -> int:
 
     rss, peak = rss_mb(), peak_rss_mb()
     helper = tab.lane._process  # the nearest-memory helper process (embedding model, vector index)
-    helper_rss = _process_rss_mb(helper.pid) if helper is not None and helper.is_alive() else 0.0
+    helper_rss = rss_mb(helper.pid) if helper is not None and helper.is_alive() else 0.0
     result = {
         "pending": args.pending,
         "rows_in_table": rows,

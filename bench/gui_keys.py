@@ -238,7 +238,7 @@ def detail_figures(app, memories: int, moves: int = 60) -> dict[str, object]:
     after_approval_ms = (time.perf_counter() - start) * 1000
     rss = rss_mb()
     helper = tab.lane._process
-    helper_rss = _process_rss(helper.pid) if helper is not None and helper.is_alive() else 0.0
+    helper_rss = rss_mb(helper.pid) if helper is not None and helper.is_alive() else 0.0
     _close(app, window, worker)
 
     def ms(values: list[float], scale: float = 1.0) -> dict[str, float]:
@@ -251,15 +251,6 @@ def detail_figures(app, memories: int, moves: int = 60) -> dict[str, object]:
             "nearest_after_approval_ms": round(after_approval_ms, 1), "first_nearest_s": round(first_answer_s, 1),
             "gui_rss_mb": rss, "helper_rss_mb": helper_rss}
 
-
-def _process_rss(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return 0.0
 
 
 def main() -> int:
