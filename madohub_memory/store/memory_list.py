@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.rows import by_ids
 
 # Column key -> ORDER BY expression; ``id`` breaks ties for a stable order. Never-recalled
 # memories sort as the oldest recall.
@@ -60,13 +61,7 @@ def memory_ids(
 
 def memory_rows(store: Store, ids: list[int]) -> dict[int, dict[str, Any]]:
     """Rows for the Approved list (whole text, first originating turn, auto-approved mark)."""
-    result: dict[int, dict[str, Any]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        rows = store.query(f"{ROW_SQL} WHERE m.id IN ({', '.join('?' * len(chunk))})", chunk)
-        for row in rows:
-            result[row["id"]] = dict(row)
-    return result
+    return by_ids(store, ROW_SQL, "m.id", ids)
 
 
 def active_count(store: Store) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 
 from madohub_memory.store.database import Store
 from madohub_memory.store.redaction import redact_row
+from madohub_memory.store.rows import by_ids
 
 # Column key -> SQL expression used for ORDER BY (id breaks ties for a stable order).
 SORT_EXPRESSIONS: dict[str, str] = {
@@ -84,17 +85,7 @@ def pending_ids(
 
 def rows_by_ids(store: Store, ids: list[int]) -> dict[int, dict[str, Any]]:
     """Table rows for the given candidate ids."""
-    result: dict[int, dict[str, Any]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        rows = store.query(
-            f"SELECT {ROW_COLUMNS}, status FROM candidates"
-            f" WHERE id IN ({', '.join('?' * len(chunk))})",
-            chunk,
-        )
-        for row in rows:
-            result[row["id"]] = dict(row)
-    return result
+    return by_ids(store, f"SELECT {ROW_COLUMNS}, status FROM candidates", "id", ids)
 
 
 def pending_count(store: Store) -> int:

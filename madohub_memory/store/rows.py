@@ -13,6 +13,17 @@ from madohub_memory.store.database import Store
 from madohub_memory.store.redaction import redact_row
 
 
+def by_ids(store: Store, select: str, id_column: str, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """``select`` (a query without its WHERE) for ``ids``, as rows keyed by id: a lazy
+    table's page of rows, fetched in chunks that stay under SQLite's variable limit."""
+    result: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        for row in store.query(f"{select} WHERE {id_column} IN ({', '.join('?' * len(chunk))})", chunk):
+            result[row["id"]] = dict(row)
+    return result
+
+
 def insert(store: Store, table: str, columns: Sequence[str], values: dict[str, Any]) -> int:
     values = redact_row(table, values)
     names = [c for c in columns if c in values]
