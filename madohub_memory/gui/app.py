@@ -18,9 +18,11 @@ def database_path(args: argparse.Namespace) -> Path:
         from madohub_memory.services.demo import create_demo_db
 
         return create_demo_db()
-    from madohub_memory.core.paths import default_db_path
+    from madohub_memory.core.paths import default_database, is_server_address
 
-    return Path(args.db) if args.db else default_db_path()
+    if args.db:
+        return args.db if is_server_address(args.db) else Path(args.db)  # type: ignore[return-value]
+    return default_database()  # type: ignore[return-value]
 
 
 def create_app(lang: str | None = None):

@@ -17,7 +17,7 @@ _BATCH = 500
 
 
 def _tables(store: Store) -> set[str]:
-    return {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return store.tables()
 
 
 def scrub(store: Store) -> dict[str, int]:
@@ -27,7 +27,7 @@ def scrub(store: Store) -> dict[str, int]:
     for table, columns in FREE_TEXT.items():
         if table not in present:
             continue
-        names = [c for c in columns if c in {r[1] for r in store.query(f"PRAGMA table_info({table})")}]
+        names = [c for c in columns if c in set(store.columns(table))]
         if not names:
             continue
         last = 0
@@ -51,7 +51,7 @@ def scrub(store: Store) -> dict[str, int]:
                         f"UPDATE {table} SET {', '.join(f'{n} = ?' for n in names)} WHERE rowid = ?", updates
                     )
                 changed[table] = changed.get(table, 0) + len(updates)
-    if changed and "memory_fts" in present:
+    if changed and "memory_fts" in present and store.backend == "sqlite":
         with store.transaction():  # a clean index: no segment keeps the old tokens
             store.execute("INSERT INTO memory_fts (memory_fts) VALUES ('rebuild')")
     return changed
@@ -59,6 +59,9 @@ def scrub(store: Store) -> dict[str, int]:
 
 def compact(store: Store) -> None:
     """Checkpoint the WAL and rewrite the file, so freed pages keep no old text."""
+    if store.backend != "sqlite":
+        store.execute("VACUUM")  # the server's own WAL and backups are its administrator's
+        return
     store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.execute("VACUUM")
     store.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -30,17 +30,16 @@ EXPORT_TABLES: list[str] = [
 
 
 def existing_tables(store: Store) -> list[str]:
-    names = {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    names = store.tables()
     return [t for t in EXPORT_TABLES if t in names]
 
 
 def columns(store: Store, table: str) -> list[str]:
-    return [r[1] for r in store.query(f"PRAGMA table_info({table})")]
+    return store.columns(table)
 
 
 def primary_key(store: Store, table: str) -> list[str]:
-    rows = sorted((r[5], r[1]) for r in store.query(f"PRAGMA table_info({table})") if r[5])
-    return [name for _, name in rows]
+    return store.primary_key(table)
 
 
 def iter_rows(store: Store, table: str) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,166 @@
+"""The keyword index on PostgreSQL: Chinese segmented as on SQLite, ranked by BM25 as FTS5 does.
+
+PostgreSQL cannot call the Python segmenter from a trigger, so the index is written by the
+store: a trigger queues every inserted, edited or deleted memory in ``fts_pending``, and
+:func:`catch_up` (run before each keyword query, and cheap when the queue is empty) segments
+the queued texts with the same :func:`~madohub_memory.store.fts_text.index_text` as SQLite's
+trigger and stores ``to_tsvector('english', …)`` (stemmed, like FTS5's ``porter``) with
+the token count. Any writer (another machine, a hand edit in psql) is caught up this way.
+
+Scores are FTS5's BM25 (k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)), at least
+1e-6), computed from the term frequencies the tsvector keeps, so the hybrid ranking's
+keyword signal has the same scale and order on both backends.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from madohub_memory.core.errors import DatabaseBusyError
+from madohub_memory.store.database import Store
+from madohub_memory.store.fts_text import index_text
+
+K1 = 1.2
+B = 0.75
+CONFIG = "english"
+_BATCH = 500
+_CATCH_UP_WAIT_S = 0.5
+
+
+def fold(text: str) -> str:
+    """Diacritics removed (FTS5's ``remove_diacritics 2``): ``café`` is found by ``cafe``."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
+def catch_up(store: Store) -> None:
+    """Index the memories queued since the last call (a recall on a read-only role skips it)."""
+    if store.readonly or store.query_one("SELECT 1 FROM fts_pending LIMIT 1") is None:
+        return
+    try:
+        while True:
+            with store.transaction(wait_s=_CATCH_UP_WAIT_S):
+                rows = store.query(
+                    "SELECT p.memory_id, m.content FROM fts_pending p LEFT JOIN memories m ON m.id = p.memory_id"
+                    f" ORDER BY p.memory_id LIMIT {_BATCH}"
+                )
+                if not rows:
+                    return
+                _apply(store, [(int(r[0]), r[1]) for r in rows])
+            if len(rows) < _BATCH:
+                return
+    except DatabaseBusyError:
+        return  # a long write holds the lock: answer from the index as it is
+
+
+def _apply(store: Store, rows: list[tuple[int, str | None]]) -> None:
+    ids = [r[0] for r in rows]
+    marks = ", ".join("?" * len(ids))
+    old = store.query(f"SELECT count(*), COALESCE(SUM(len), 0) FROM memory_fts WHERE memory_id IN ({marks})", ids)
+    store.execute(f"DELETE FROM memory_fts WHERE memory_id IN ({marks})", ids)
+    present = [(mid, fold(index_text(content))) for mid, content in rows if content is not None]
+    if present:
+        store.conn.executemany(
+            f"INSERT INTO memory_fts (memory_id, tsv, len) SELECT ?, v, (SELECT COALESCE(max(p), 0)"
+            f" FROM unnest(v) u, unnest(u.positions) p) FROM to_tsvector('{CONFIG}', ?) v",
+            present,
+        )
+    new = store.query(f"SELECT count(*), COALESCE(SUM(len), 0) FROM memory_fts WHERE memory_id IN ({marks})", ids)
+    store.execute(
+        "UPDATE fts_stats SET docs = docs + ?, total_len = total_len + ? WHERE one = 1",
+        (int(new[0][0]) - int(old[0][0]), int(new[0][1]) - int(old[0][1])),
+    )
+    store.execute(f"DELETE FROM fts_pending WHERE memory_id IN ({marks})", ids)
+
+
+def parse_match(match: str) -> list[str]:
+    """The terms of an FTS5 MATCH string made by ``fts_text.match_expression`` ("a" OR "b")."""
+    terms: list[str] = []
+    i = 0
+    while i < len(match):
+        if match[i] != '"':
+            i += 1
+            continue
+        j, buf = i + 1, []
+        while j < len(match):
+            if match[j] == '"':
+                if j + 1 < len(match) and match[j + 1] == '"':
+                    buf.append('"')
+                    j += 2
+                    continue
+                break
+            buf.append(match[j])
+            j += 1
+        terms.append("".join(buf))
+        i = j + 1
+    return terms
+
+
+def _lexemes(store: Store, terms: Sequence[str]) -> list[str]:
+    if not terms:
+        return []
+    rows = store.query(
+        "SELECT DISTINCT u.lexeme FROM unnest(?::text[]) t, unnest(to_tsvector('" + CONFIG + "', t)) u",
+        (_array([fold(t) for t in terms]),),
+    )
+    return sorted(str(r[0]) for r in rows)
+
+
+def _array(values: Sequence[str]) -> str:
+    """A PostgreSQL text array literal (parameters go untyped, so arrays go as text)."""
+    return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
+
+
+def _tsquery(lexemes: Sequence[str]) -> str:
+    return " | ".join("'" + lex.replace("\\", "\\\\").replace("'", "''") + "'" for lex in lexemes)
+
+
+def _idf(store: Store, lexemes: Sequence[str]) -> dict[str, float]:
+    stats = store.query_one("SELECT docs FROM fts_stats WHERE one = 1")
+    total = int(stats[0]) if stats else 0
+    out: dict[str, float] = {}
+    for lex in lexemes:
+        n = int(store.scalar("SELECT count(*) FROM memory_fts WHERE tsv @@ ?::tsquery", (_tsquery([lex]),)))
+        idf = math.log((total - n + 0.5) / (n + 0.5)) if total else 0.0
+        out[lex] = idf if idf > 0 else 1e-6
+    return out
+
+
+def bm25_search(
+    store: Store, match: str, scope: str, scope_params: list[Any], limit: int, wanted: Sequence[int],
+) -> list[tuple[int, float]]:
+    """Active memories matching any term, with FTS5's BM25 score, wanted ids first then best first."""
+    catch_up(store)
+    lexemes = _lexemes(store, parse_match(match))
+    if not lexemes:
+        return []
+    idf = _idf(store, lexemes)
+    stats = store.query_one("SELECT docs, total_len FROM fts_stats WHERE one = 1")
+    avgdl = (int(stats[1]) / int(stats[0])) if stats and int(stats[0]) else 1.0
+    order = f"(m.id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
+    rows = store.query(
+        "SELECT m.id, SUM(q.idf * cardinality(u.positions) * " + str(K1 + 1) + " / (cardinality(u.positions) + "
+        + f"{K1} * (1 - {B} + {B} * f.len / ?::float8))) AS score"
+        " FROM memory_fts f JOIN memories m ON m.id = f.memory_id"
+        " CROSS JOIN LATERAL unnest(f.tsv) u"
+        " JOIN unnest(?::text[], ?::float8[]) AS q(lexeme, idf) ON q.lexeme = u.lexeme"
+        f" WHERE f.tsv @@ ?::tsquery AND m.status = 'active'{scope}"
+        f" GROUP BY m.id ORDER BY {order}, m.id LIMIT ?",
+        (avgdl, _array(lexemes), "{" + ",".join(repr(idf[lex]) for lex in lexemes) + "}",
+         _tsquery(lexemes), *scope_params, *wanted, limit + len(wanted)),
+    )
+    return [(int(r[0]), float(r[1])) for r in rows]
+
+
+def term_doc_count(store: Store, match: str) -> int:
+    """How many memories (any status) a one-term MATCH string hits."""
+    catch_up(store)
+    lexemes = _lexemes(store, parse_match(match))
+    if not lexemes:
+        return 0
+    return int(store.scalar("SELECT count(*) FROM memory_fts WHERE tsv @@ ?::tsquery", (_tsquery(lexemes),)))
