@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +18,8 @@ from madohub_memory.core.text import fingerprint
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services import Services
 from madohub_memory.store import history
+
+pytestmark = pytest.mark.both_backends
 
 TEXTS = ["Use pnpm", "use PNPM!", "Deploy on Fridays", "我喜欢用 pnpm", "我喜欢用pnpm。",
          "Tests use pytest", "Mail ops@example.com on failure", "Prefers dark mode"]

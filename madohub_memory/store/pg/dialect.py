@@ -39,6 +39,7 @@ NOT_NULL_COLUMNS = frozenset({
 
 _UNSUPPORTED = re.compile(r"\b(PRAGMA|sqlite_master|MATCH|bm25|fts5)\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.$+]*")
+_UNARY_AFTER = {"AND", "OR", "WHERE", "ON", "NOT", "(", ",", "=", "BY", "SELECT"}
 _ORDER_END = {"LIMIT", "OFFSET", "UNION", "FOR", "RETURNING", "ON", "WINDOW"}
 
 
@@ -132,7 +133,10 @@ def translate(sql: str) -> tuple[str, bool]:
             ignore = True
     for pos, (k, word) in enumerate(words):
         nxt = words[pos + 1][1] if pos + 1 < len(words) else ""
-        if word == "ROWID" or word.endswith(".ROWID"):
+        prev = words[pos - 1][1] if pos else ""
+        if word == "+" and prev in _UNARY_AFTER and nxt[:1].isalpha():
+            tokens[k] = ""  # SQLite's "+column" (keep the planner off an index) means nothing here
+        elif word == "ROWID" or word.endswith(".ROWID"):
             tokens[k] = tokens[k][: -len("rowid")] + "mh_rowid"
         elif word == "LIKE":
             tokens[k] = "ILIKE"
@@ -150,7 +154,11 @@ def translate(sql: str) -> tuple[str, bool]:
                 tokens[words[pos + 1][0]] = ""
         elif word == "ORDER" and nxt == "BY":
             _order_by(tokens, words[pos + 1][0] + 1)
-    text = "".join("%s" if t == "?" else t.replace("%", "%%") for t in tokens)
+    for k in range(len(tokens) - 1):  # SQLite's named parameters, ":name" -> "%(name)s" (not "::type")
+        if tokens[k] == ":" and (k == 0 or tokens[k - 1] != ":") and _WORD.fullmatch(tokens[k + 1]) \
+                and tokens[k + 1][:1] != ":":
+            tokens[k], tokens[k + 1] = "", f"\0({tokens[k + 1]})s"
+    text = "".join("%s" if t == "?" else t.replace("%", "%%") for t in tokens).replace("\0(", "%(")
     head = [w for _, w in words[:4]]
     if head[:1] == ["INSERT"]:
         into = [tokens[k] for k, w in words[1:5] if w not in ("OR", "IGNORE", "INTO")]

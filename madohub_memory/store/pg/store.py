@@ -289,7 +289,7 @@ class PgStore(Store):
             text = text[: -len(_RETURNING)]
         cursor = self.raw.cursor()
         try:
-            cursor.executemany(text.encode(), [list(p) for p in seq])
+            cursor.executemany(text.encode(), [p if isinstance(p, dict) else list(p) for p in seq])
         except (psycopg.Error, UnicodeEncodeError, OverflowError) as exc:
             err = self._fail(exc)
             if err is not exc:
