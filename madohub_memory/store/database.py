@@ -80,7 +80,17 @@ def refuse_url(path: str | os.PathLike[str]) -> None:
     from madohub_memory.store.pg.dsn import is_dsn, redact
 
     text = os.fspath(path)
-    if "://" in text and not is_dsn(text):
+    if is_dsn(text):
+        from madohub_memory.store.pg.dsn import has_password
+
+        if has_password(text):
+            raise StorageError(
+                "Do not put a password in --db ({path}): command lines are visible to other programs and"
+                " kept in shell history; put it in PGPASSFILE (~/.pgpass) or a libpq service file"
+                " (--db service=NAME), or the whole address in $MADOHUB_DB.", path=redact(text),
+            )
+        return
+    if "://" in text:
         raise StorageError(
             "--db takes the path of a local database file or a postgresql:// server address, not a URL"
             " like {path}.", path=redact(text),
