@@ -218,3 +218,19 @@ def test_the_database_address_can_come_from_the_environment(
     with Services.open(pg_dsn) as svc:
         assert [c.content for c in svc.review.pending()] == ["Builds run on the ARM runners"]
     assert not list(tmp_path.iterdir())  # no file was created for an address
+
+
+def test_scrub_masks_old_secrets_and_the_keyword_index_follows(pg_dsn: str, clock: Clock) -> None:
+    from test_secret_sinks import PASSWORD, TOKEN
+
+    with Services.open(pg_dsn, clock) as svc:
+        svc.review.approve(svc.review.add_manual("CI uses the vault", "fact").candidate_id)
+        with svc.store.transaction():  # as an older scanner left it
+            svc.store.execute("UPDATE memories SET content = ?", (f"CI uses the vault with {TOKEN}",))
+        assert svc.recall.search(TOKEN, mode="keyword", k=1, record=False)
+    assert main(["scrub", "--db", pg_dsn, "--json"]) == 0
+    with Services.open(pg_dsn, clock) as svc:
+        assert TOKEN not in str(svc.store.scalar("SELECT content FROM memories"))
+        assert svc.recall.search(TOKEN, mode="keyword", k=1, record=False) == []
+        assert svc.recall.search("vault", mode="keyword", k=1, record=False)
+        assert PASSWORD not in str(svc.store.query("SELECT tsv::text FROM memory_fts"))

@@ -20,6 +20,16 @@ def _tables(store: Store) -> set[str]:
     return store.tables()
 
 
+def _row_key(store: Store, table: str) -> str:
+    """What identifies a row: SQLite's rowid (a PostgreSQL table: its one-column primary key,
+    else the row's physical address, which an update moves forward: masked rows met again
+    are left alone)."""
+    if store.backend == "sqlite":
+        return "rowid"
+    key = store.primary_key(table)
+    return key[0] if len(key) == 1 else "ctid"
+
+
 def scrub(store: Store) -> dict[str, int]:
     """Re-mask every free-text column; returns the number of rows changed per table."""
     changed: dict[str, int] = {}
@@ -30,11 +40,13 @@ def scrub(store: Store) -> dict[str, int]:
         names = [c for c in columns if c in set(store.columns(table))]
         if not names:
             continue
-        last = 0
+        key = _row_key(store, table)
+        last: Any = None
         while True:
+            after = "" if last is None else f" WHERE {key} > ?"
             rows = store.query(
-                f"SELECT rowid, {', '.join(names)} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                (last, _BATCH),
+                f"SELECT {key}, {', '.join(names)} FROM {table}{after} ORDER BY {key} LIMIT ?",
+                (*(() if last is None else (last,)), _BATCH),
             )
             if not rows:
                 break
@@ -48,7 +60,7 @@ def scrub(store: Store) -> dict[str, int]:
             if updates:
                 with store.transaction():
                     store.conn.executemany(
-                        f"UPDATE {table} SET {', '.join(f'{n} = ?' for n in names)} WHERE rowid = ?", updates
+                        f"UPDATE {table} SET {', '.join(f'{n} = ?' for n in names)} WHERE {key} = ?", updates
                     )
                 changed[table] = changed.get(table, 0) + len(updates)
     if changed and "memory_fts" in present and store.backend == "sqlite":
