@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

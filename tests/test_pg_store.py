@@ -44,7 +44,7 @@ def test_sqlite_idioms_are_rewritten_once_for_postgresql() -> None:
 
 def test_the_postgresql_schema_follows_every_sqlite_migration() -> None:
     """A new SQLite migration needs its counterpart in store/pg/schema.py (and VERSION raised)."""
-    assert schema.VERSION == max(m.version for m in migrations.all_migrations())
+    assert max(m.version for m in migrations.all_migrations()) == schema.VERSION
 
 
 def test_rows_look_like_sqlite_rows_and_ids_follow_explicit_inserts(pg_dsn: str) -> None:

@@ -12,6 +12,12 @@ def is_server_address(text: str) -> bool:
     return head.startswith(("postgresql://", "postgres://", "service="))
 
 
+def as_database(target: str | os.PathLike[str]) -> str | Path:
+    """``target`` as a path, or as the string it is when it names a PostgreSQL server."""
+    text = os.fspath(target)
+    return text if is_server_address(text) else Path(target)
+
+
 def default_database() -> str | Path:
     """What to open when no ``--db`` is given: ``$MADOHUB_DB`` as written when it names a
     PostgreSQL server (``Path`` would fold its ``//``), else :func:`default_db_path`."""

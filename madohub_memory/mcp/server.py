@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer

@@ -62,8 +62,7 @@ def bm25_search(
     if store.backend == "postgresql":
         from madohub_memory.store.pg import keyword
 
-        rows = keyword.bm25_search(store, match, scope, params, limit, wanted)
-        return _wanted_first(rows, wanted, limit)
+        return _wanted_first(keyword.bm25_search(store, match, scope, params, limit, wanted), wanted, limit)
     order = f"(m.id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
     rows = store.query(
         "SELECT m.id, -bm25(memory_fts) AS score FROM memory_fts"

@@ -126,7 +126,7 @@ def translate(sql: str) -> tuple[str, bool]:
     ignore = False
     returning = False
     # INSERT OR IGNORE / INSERT OR REPLACE
-    for pos, (k, word) in enumerate(words[:-2]):
+    for pos, (_, word) in enumerate(words[:-2]):
         if word == "INSERT" and words[pos + 1][1] == "OR" and words[pos + 2][1] == "IGNORE":
             tokens[words[pos + 1][0]] = ""
             tokens[words[pos + 2][0]] = ""
@@ -141,8 +141,8 @@ def translate(sql: str) -> tuple[str, bool]:
         elif word == "LIKE":
             tokens[k] = "ILIKE"
         elif word == "COLLATE" and nxt == "NOCASE":
-            prev = words[pos - 1][0]
-            tokens[prev] = f"lower({tokens[prev]})"
+            target = words[pos - 1][0]
+            tokens[target] = f"lower({tokens[target]})"
             tokens[k] = ""
             tokens[words[pos + 1][0]] = ""
         elif word == "IS" and nxt not in ("NULL", "NOT", "DISTINCT", "TRUE", "FALSE"):

@@ -17,7 +17,7 @@ from psycopg import adapt, pq
 from psycopg.adapt import AdaptersMap
 
 
-class Row(tuple):  # type: ignore[type-arg]
+class Row(tuple[Any, ...]):
     """One result row: ``row[0]``, ``row["name"]``, ``dict(row)``, ``a, b = row``."""
 
     _names: dict[str, int]
@@ -29,7 +29,7 @@ class Row(tuple):  # type: ignore[type-arg]
         row._keys = keys
         return row
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
             try:
                 return tuple.__getitem__(self, self._names[key.lower()])

@@ -72,7 +72,7 @@ class PgStore(Store):
 
     backend = "postgresql"
 
-    def __init__(  # noqa: PLR0913 - the Store signature
+    def __init__(
         self, dsn: str, *, migrate_schema: bool = True, create: bool = True, check: bool = True,
     ) -> None:
         self.dsn = dsn
@@ -197,7 +197,7 @@ class PgStore(Store):
     # -- errors -----------------------------------------------------------------------
 
     def _fail(self, exc: BaseException, waited_s: float = 0.0) -> BaseException:
-        err = translate(exc, self.path, waited_s)
+        err = translate(exc, str(self.path), waited_s)
         return exc if err is None else err
 
     # -- transactions -----------------------------------------------------------------
