@@ -234,3 +234,24 @@ def test_scrub_masks_old_secrets_and_the_keyword_index_follows(pg_dsn: str, cloc
         assert svc.recall.search(TOKEN, mode="keyword", k=1, record=False) == []
         assert svc.recall.search("vault", mode="keyword", k=1, record=False)
         assert PASSWORD not in str(svc.store.query("SELECT tsv::text FROM memory_fts"))
+
+
+def test_a_libpq_service_name_and_tls_options_reach_the_driver(
+    pg_dsn: str, pg_cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--db service=team`` reads host, database and user from the service file (where a
+    password may live too); ``sslmode`` in an address goes to libpq unchanged."""
+    database = pg_dsn.split("?")[0].rsplit("/", 1)[1]
+    services = tmp_path / "pg_service.conf"
+    services.write_text(f"[team]\nhost={pg_cluster.socket_dir}\nport={pg_cluster.port}\ndbname={database}\n"
+                        "user=madohub\n")
+    monkeypatch.setenv("PGSERVICEFILE", str(services))
+    assert main(["add", "Staging deploys need a ticket", "--kind", "fact", "--db", "service=team"]) == 0
+    capsys.readouterr()
+    with Services.open(pg_dsn) as svc:
+        assert [c.content for c in svc.review.pending()] == ["Staging deploys need a ticket"]
+    store = open_store(pg_dsn + "&sslmode=verify-full")  # a unix socket carries no TLS; libpq accepts it
+    try:
+        assert "sslmode=verify-full" in store.raw.info.dsn
+    finally:
+        store.close()

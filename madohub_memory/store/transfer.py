@@ -8,6 +8,7 @@ is rebuilt, not exported).
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,5 +63,13 @@ def insert_row(store: Store, table: str, row: dict[str, Any]) -> None:
     )
 
 
-IntegrityError = sqlite3.IntegrityError
-DatabaseError = sqlite3.DatabaseError
+def __getattr__(name: str) -> Any:
+    """``IntegrityError`` and ``DatabaseError`` of both backends (PostgreSQL's only once its
+    driver is loaded: no store of it can exist before), for ``except raw.IntegrityError``."""
+    if name in ("IntegrityError", "DatabaseError"):
+        found: list[type[BaseException]] = [getattr(sqlite3, name)]
+        driver = sys.modules.get("psycopg")
+        if driver is not None:
+            found.append(getattr(driver, name))
+        return tuple(found)
+    raise AttributeError(name)
