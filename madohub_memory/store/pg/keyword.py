@@ -120,15 +120,22 @@ def _tsquery(lexemes: Sequence[str]) -> str:
     return " | ".join("'" + lex.replace("\\", "\\\\").replace("'", "''") + "'" for lex in lexemes)
 
 
-def _idf(store: Store, lexemes: Sequence[str]) -> dict[str, float]:
-    stats = store.query_one("SELECT docs FROM fts_stats WHERE one = 1")
+def _idf(store: Store, lexemes: Sequence[str]) -> tuple[dict[str, float], float]:
+    """FTS5's idf of each lexeme, and the mean token count of an indexed memory (two queries)."""
+    stats = store.query_one("SELECT docs, total_len FROM fts_stats WHERE one = 1")
     total = int(stats[0]) if stats else 0
+    avgdl = (int(stats[1]) / total) if stats and total else 1.0
+    rows = store.query(
+        "SELECT q, (SELECT count(*) FROM memory_fts WHERE tsv @@ q::tsquery) FROM unnest(?::text[]) q",
+        (_array([_tsquery([lex]) for lex in lexemes]),),
+    )
+    counts = {str(r[0]): int(r[1]) for r in rows}
     out: dict[str, float] = {}
     for lex in lexemes:
-        n = int(store.scalar("SELECT count(*) FROM memory_fts WHERE tsv @@ ?::tsquery", (_tsquery([lex]),)))
+        n = counts.get(_tsquery([lex]), 0)
         idf = math.log((total - n + 0.5) / (n + 0.5)) if total else 0.0
         out[lex] = idf if idf > 0 else 1e-6
-    return out
+    return out, avgdl
 
 
 def bm25_search(
@@ -139,9 +146,7 @@ def bm25_search(
     lexemes = _lexemes(store, parse_match(match))
     if not lexemes:
         return []
-    idf = _idf(store, lexemes)
-    stats = store.query_one("SELECT docs, total_len FROM fts_stats WHERE one = 1")
-    avgdl = (int(stats[1]) / int(stats[0])) if stats and int(stats[0]) else 1.0
+    idf, avgdl = _idf(store, lexemes)
     order = f"(m.id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
     rows = store.query(
         "SELECT m.id, SUM(q.idf * cardinality(u.positions) * " + str(K1 + 1) + " / (cardinality(u.positions) + "

@@ -228,10 +228,9 @@ class PgStore(Store):
                 raise
             else:
                 try:
-                    mine = self.raw.execute(
-                        "SELECT 1 FROM mh_data_version WHERE xid = txid_current_if_assigned()"
+                    mine = self.raw.execute(  # one round trip: did we bump the counter, and commit
+                        b"SELECT 1 FROM mh_data_version WHERE xid = txid_current_if_assigned(); COMMIT"
                     ).fetchone()
-                    self.raw.execute("COMMIT")
                     if mine:
                         self._own_bumps += 1
                 except psycopg.Error as exc:
