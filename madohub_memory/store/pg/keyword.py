@@ -63,12 +63,19 @@ def _apply(store: Store, rows: list[tuple[int, str | None]]) -> None:
     marks = ", ".join("?" * len(ids))
     old = store.query(f"SELECT count(*), COALESCE(SUM(len), 0) FROM memory_fts WHERE memory_id IN ({marks})", ids)
     store.execute(f"DELETE FROM memory_fts WHERE memory_id IN ({marks})", ids)
+    store.execute(f"DELETE FROM memory_terms WHERE memory_id IN ({marks})", ids)
     present = [(mid, fold(index_text(content))) for mid, content in rows if content is not None]
     if present:
         store.conn.executemany(
             f"INSERT INTO memory_fts (memory_id, tsv, len) SELECT ?, v, (SELECT COALESCE(max(p), 0)"
             f" FROM unnest(v) u, unnest(u.positions) p) FROM to_tsvector('{CONFIG}', ?) v",
             present,
+        )
+        store.execute(
+            "INSERT INTO memory_terms (lexeme, memory_id, tf, len) SELECT u.lexeme, f.memory_id,"
+            " greatest(1, cardinality(u.positions)), f.len FROM memory_fts f, unnest(f.tsv) u"
+            f" WHERE f.memory_id IN ({marks})",
+            ids,
         )
     new = store.query(f"SELECT count(*), COALESCE(SUM(len), 0) FROM memory_fts WHERE memory_id IN ({marks})", ids)
     store.execute(
@@ -116,23 +123,19 @@ def _array(values: Sequence[str]) -> str:
     return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
 
 
-def _tsquery(lexemes: Sequence[str]) -> str:
-    return " | ".join("'" + lex.replace("\\", "\\\\").replace("'", "''") + "'" for lex in lexemes)
-
-
 def _idf(store: Store, lexemes: Sequence[str]) -> tuple[dict[str, float], float]:
-    """FTS5's idf of each lexeme, and the mean token count of an indexed memory (two queries)."""
+    """FTS5's idf of each lexeme, and the mean token count of an indexed memory."""
     stats = store.query_one("SELECT docs, total_len FROM fts_stats WHERE one = 1")
     total = int(stats[0]) if stats else 0
     avgdl = (int(stats[1]) / total) if stats and total else 1.0
     rows = store.query(
-        "SELECT q, (SELECT count(*) FROM memory_fts WHERE tsv @@ q::tsquery) FROM unnest(?::text[]) q",
-        (_array([_tsquery([lex]) for lex in lexemes]),),
+        "SELECT lexeme, count(*) FROM memory_terms WHERE lexeme = ANY(?::text[]) GROUP BY lexeme",
+        (_array(lexemes),),
     )
     counts = {str(r[0]): int(r[1]) for r in rows}
     out: dict[str, float] = {}
     for lex in lexemes:
-        n = counts.get(_tsquery([lex]), 0)
+        n = counts.get(lex, 0)
         idf = math.log((total - n + 0.5) / (n + 0.5)) if total else 0.0
         out[lex] = idf if idf > 0 else 1e-6
     return out, avgdl
@@ -141,7 +144,9 @@ def _idf(store: Store, lexemes: Sequence[str]) -> tuple[dict[str, float], float]
 def bm25_search(
     store: Store, match: str, scope: str, scope_params: list[Any], limit: int, wanted: Sequence[int],
 ) -> list[tuple[int, float]]:
-    """Active memories matching any term, with FTS5's BM25 score, wanted ids first then best first."""
+    """Active memories matching any term, with FTS5's BM25 score, wanted ids first then best first.
+
+    Only the postings of the query's lexemes are read (``memory_terms``), never whole documents."""
     catch_up(store)
     lexemes = _lexemes(store, parse_match(match))
     if not lexemes:
@@ -149,15 +154,15 @@ def bm25_search(
     idf, avgdl = _idf(store, lexemes)
     order = f"(m.id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
     rows = store.query(
-        "SELECT m.id, SUM(q.idf * cardinality(u.positions) * " + str(K1 + 1) + " / (cardinality(u.positions) + "
-        + f"{K1} * (1 - {B} + {B} * f.len / ?::float8))) AS score"
-        " FROM memory_fts f JOIN memories m ON m.id = f.memory_id"
-        " CROSS JOIN LATERAL unnest(f.tsv) u"
-        " JOIN unnest(?::text[], ?::float8[]) AS q(lexeme, idf) ON q.lexeme = u.lexeme"
-        f" WHERE f.tsv @@ ?::tsquery AND m.status = 'active'{scope}"
+        f"SELECT m.id, SUM(q.idf * t.tf * {K1 + 1}::float8 / (t.tf + {K1}::float8 * ({1 - B}::float8"
+        f" + {B}::float8 * t.len / ?::float8))) AS score"
+        " FROM unnest(?::text[], ?::float8[]) AS q(lexeme, idf)"
+        " JOIN memory_terms t ON t.lexeme = q.lexeme"
+        " JOIN memories m ON m.id = t.memory_id"
+        f" WHERE m.status = 'active'{scope}"
         f" GROUP BY m.id ORDER BY {order}, m.id LIMIT ?",
         (avgdl, _array(lexemes), "{" + ",".join(repr(idf[lex]) for lex in lexemes) + "}",
-         _tsquery(lexemes), *scope_params, *wanted, limit + len(wanted)),
+         *scope_params, *wanted, limit + len(wanted)),
     )
     return [(int(r[0]), float(r[1])) for r in rows]
 
@@ -168,4 +173,6 @@ def term_doc_count(store: Store, match: str) -> int:
     lexemes = _lexemes(store, parse_match(match))
     if not lexemes:
         return 0
-    return int(store.scalar("SELECT count(*) FROM memory_fts WHERE tsv @@ ?::tsquery", (_tsquery(lexemes),)))
+    return int(store.scalar(
+        "SELECT count(DISTINCT memory_id) FROM memory_terms WHERE lexeme = ANY(?::text[])", (_array(lexemes),),
+    ))

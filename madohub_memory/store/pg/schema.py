@@ -12,7 +12,8 @@ What differs from SQLite, and why:
   hands such an id out again, neither does this).
 - ``mh_rowid`` on ``turns`` and ``decisions``: SQLite's implicit insertion order, which the
   store reads as ``rowid`` (:mod:`.dialect` rewrites the name; rows hide the column).
-- The keyword index (``memory_fts``: tsvector + GIN, with the token count for BM25) is
+- The keyword index (``memory_fts``: the tsvector and token count of each memory, and
+  ``memory_terms``: one row per lexeme and memory with its frequency, BM25's postings) is
   written by the store, not by a trigger: PostgreSQL cannot call the Chinese segmenter.
   A trigger queues changed memories in ``fts_pending``; :mod:`.keyword` catches up.
 - ``mh_data_version``: one counter every committing writer bumps (once per transaction),
@@ -166,6 +167,8 @@ TABLES = {
     "embedding_changes": "seq BIGSERIAL PRIMARY KEY, entity TEXT NOT NULL, entity_id BIGINT NOT NULL",
     # PostgreSQL only: the keyword index, its queue and its statistics (BM25), the live-view counter.
     "memory_fts": "memory_id BIGINT PRIMARY KEY, tsv TSVECTOR NOT NULL, len INTEGER NOT NULL",
+    "memory_terms": """lexeme TEXT NOT NULL, memory_id BIGINT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,
+        PRIMARY KEY (lexeme, memory_id)""",
     "fts_pending": "memory_id BIGINT PRIMARY KEY",
     "fts_stats": "one INTEGER PRIMARY KEY CHECK (one = 1), docs BIGINT NOT NULL, total_len BIGINT NOT NULL",
     "mh_data_version": "one INTEGER PRIMARY KEY CHECK (one = 1), n BIGINT NOT NULL, xid BIGINT",
@@ -217,7 +220,7 @@ def statements() -> list[str]:
     out += FUNCTIONS
     out += [f"CREATE TABLE {name} ({body})" for name, body in TABLES.items()]
     out += [_index(name, *spec) for name, spec in INDEXES.items()]
-    out += ["CREATE INDEX memory_fts_tsv ON memory_fts USING gin (tsv)"]
+    out += ["CREATE INDEX memory_terms_by_memory ON memory_terms (memory_id)"]
     out += [
         f"CREATE TRIGGER {t}_follow_id BEFORE INSERT ON {t} FOR EACH ROW EXECUTE FUNCTION"
         f" mh_follow_id('{t}_id_seq')" for t in ID_SEQUENCES
@@ -228,7 +231,7 @@ def statements() -> list[str]:
         "CREATE TRIGGER candidates_changed AFTER INSERT OR UPDATE OR DELETE ON candidates"
         " FOR EACH ROW EXECUTE FUNCTION mh_candidate_changed()",
     ]
-    watched = [t for t in TABLES if t not in ("mh_data_version", "fts_pending", "fts_stats", "memory_fts",
+    watched = [t for t in TABLES if t not in ("mh_data_version", "fts_pending", "fts_stats", "memory_fts", "memory_terms",
                                                "embedding_changes", "schema_migrations")]
     out += [
         f"CREATE TRIGGER {t}_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON {t}"
