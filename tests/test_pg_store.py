@@ -255,3 +255,21 @@ def test_a_libpq_service_name_and_tls_options_reach_the_driver(
         assert "sslmode=verify-full" in store.raw.info.dsn
     finally:
         store.close()
+
+
+def test_a_role_that_may_only_read_recalls_without_writing(pg_dsn: str, clock: Clock) -> None:
+    """The server's permissions decide: a reader's store is read-only, recall answers without
+    counting hits, and a change is one sentence."""
+    with Services.open(pg_dsn, clock) as svc:
+        svc.review.approve(svc.review.add_manual("Releases are cut on Tuesdays", "fact").candidate_id)
+        svc.store.execute("DO $$ BEGIN CREATE ROLE mh_reader LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+        svc.store.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO mh_reader")
+    reader = pg_dsn.replace("postgresql://madohub@", "postgresql://mh_reader@")
+    with Services.open(reader, clock) as svc:
+        assert svc.store.readonly
+        assert [h.content for h in svc.recall.search("releases tuesday", k=1)] == ["Releases are cut on Tuesdays"]
+        with pytest.raises(StorageError, match="read-only"):
+            svc.review.add_manual("Staging deploys need a ticket", "fact")
+    with Services.open(pg_dsn, clock) as svc:
+        assert svc.store.scalar("SELECT count(*) FROM recall_log") == 0
+        assert svc.store.scalar("SELECT count(*) FROM candidates") == 1

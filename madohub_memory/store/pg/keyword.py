@@ -1,9 +1,10 @@
 """The keyword index on PostgreSQL: Chinese segmented as on SQLite, ranked by BM25 as FTS5 does.
 
 PostgreSQL cannot call the Python segmenter from a trigger, so the index is written by the
-store: a trigger queues every inserted, edited or deleted memory in ``fts_pending``, and
-:func:`catch_up` (run before each keyword query, and cheap when the queue is empty) segments
-the queued texts with the same :func:`~madohub_memory.store.fts_text.index_text` as SQLite's
+store: a trigger queues every inserted, edited or deleted memory in ``fts_pending``; a write
+transaction of the store that changed memories indexes its queue before it commits
+(:func:`index_pending`), and :func:`catch_up` (run before each keyword query, cheap when the
+queue is empty) takes care of any other writer (a hand edit in psql). Both segment the texts with the same :func:`~madohub_memory.store.fts_text.index_text` as SQLite's
 trigger and stores ``to_tsvector('english', …)`` (stemmed, like FTS5's ``porter``) with
 the token count. Any writer (another machine, a hand edit in psql) is caught up this way.
 
@@ -56,6 +57,20 @@ def catch_up(store: Store) -> None:
                 return
     except DatabaseBusyError:
         return  # a long write holds the lock: answer from the index as it is
+
+
+def index_pending(store: Store) -> None:
+    """Inside a write transaction that changed memories: index what it queued, before it
+    commits (the keyword index is then current for every reader, read-only roles too)."""
+    while True:
+        rows = store.query(
+            "SELECT p.memory_id, m.content FROM fts_pending p LEFT JOIN memories m ON m.id = p.memory_id"
+            f" ORDER BY p.memory_id LIMIT {_BATCH}"
+        )
+        if rows:
+            _apply(store, [(int(r[0]), r[1]) for r in rows])
+        if len(rows) < _BATCH:
+            return
 
 
 def _apply(store: Store, rows: list[tuple[int, str | None]]) -> None:

@@ -83,6 +83,7 @@ class PgStore(Store):
         self._registered = False
         self._identity = None
         self._own_bumps = 0
+        self._memories_written = False
         try:
             self.raw = psycopg.connect(dsn, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
@@ -228,6 +229,10 @@ class PgStore(Store):
                 raise
             else:
                 try:
+                    if self._memories_written:  # the keyword index follows at commit, as SQLite's triggers do
+                        from madohub_memory.store.pg import keyword
+
+                        keyword.index_pending(self)
                     mine = self.raw.execute(  # one round trip: did we bump the counter, and commit
                         b"SELECT 1 FROM mh_data_version WHERE xid = txid_current_if_assigned(); COMMIT"
                     ).fetchone()
@@ -238,6 +243,7 @@ class PgStore(Store):
                     raise self._fail(exc) from None
             finally:
                 self._depth = 0
+                self._memories_written = False
                 LockStats.add(time.monotonic() - began)
 
     def _begin(self, wait_s: float) -> None:
@@ -265,6 +271,8 @@ class PgStore(Store):
 
     def _run(self, sql: str, params: Any) -> tuple[Any, bool]:
         text, returning = dialect.translate(sql)
+        if self._depth and _changes_memory_text(sql):
+            self._memories_written = True
         cursor = self.raw.cursor(row_factory=_ALL if "rowid" in sql else _PLAIN)
         try:
             cursor.execute(text.encode(), list(params) if not isinstance(params, dict) else params)
@@ -286,6 +294,8 @@ class PgStore(Store):
         text, returning = dialect.translate(sql)
         if returning and text.endswith(_RETURNING):
             text = text[: -len(_RETURNING)]
+        if self._depth and _changes_memory_text(sql):
+            self._memories_written = True
         cursor = self.raw.cursor()
         try:
             cursor.executemany(text.encode(), [p if isinstance(p, dict) else list(p) for p in seq])
@@ -308,6 +318,15 @@ class PgStore(Store):
         """Changes when another connection commits a change (not for this one's own)."""
         n = self.raw.execute("SELECT n FROM mh_data_version").fetchone()
         return int(n[0] if n else 0) - self._own_bumps
+
+
+def _changes_memory_text(sql: str) -> bool:
+    """Whether a statement may queue a memory for the keyword index (an insert, a delete, or
+    an update naming ``content``): only then does the commit look at the queue."""
+    if "memories" not in sql:
+        return False
+    head = sql.lstrip()[:6].upper()
+    return head in ("INSERT", "DELETE") or (head == "UPDATE" and "content" in sql)
 
 
 def translate(exc: BaseException, path: str, waited_s: float = 0.0) -> UserError | None:
