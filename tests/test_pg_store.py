@@ -150,6 +150,13 @@ def test_chinese_and_english_keyword_recall_with_bm25_order(pg_dsn: str, clock: 
         svc.memories.edit(memory.id, content="我现在只喝绿茶")  # an edit reindexes (through the queue)
         assert svc.recall.search("咖啡", mode="keyword", k=3, record=False) == []
         assert [h.id for h in svc.recall.search("绿茶", mode="keyword", k=1, record=False)] == [memory.id]
+        svc.memories.edit(memory.id, namespace="workspace:tea")  # the postings follow namespace and status
+        assert svc.recall.search("绿茶", "workspace:shop", mode="keyword", k=1, record=False,
+                                 include_persona=False) == []
+        assert [h.id for h in svc.recall.search("绿茶", "workspace:tea", mode="keyword", k=1, record=False)] == \
+            [memory.id]
+        svc.memories.set_status(memory.id, "deprecated")
+        assert svc.recall.search("绿茶", mode="keyword", k=1, record=False) == []
 
 
 def test_another_programs_database_is_refused_untouched(pg_cluster: Any) -> None:

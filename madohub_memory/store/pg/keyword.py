@@ -87,8 +87,9 @@ def _apply(store: Store, rows: list[tuple[int, str | None]]) -> None:
             present,
         )
         store.execute(
-            "INSERT INTO memory_terms (lexeme, memory_id, tf, len) SELECT u.lexeme, f.memory_id,"
-            " greatest(1, cardinality(u.positions)), f.len FROM memory_fts f, unnest(f.tsv) u"
+            "INSERT INTO memory_terms (lexeme, memory_id, tf, len, status, namespace) SELECT u.lexeme, f.memory_id,"
+            " greatest(1, cardinality(u.positions)), f.len, m.status, m.namespace"
+            " FROM memory_fts f JOIN memories m ON m.id = f.memory_id, unnest(f.tsv) u"
             f" WHERE f.memory_id IN ({marks})",
             ids,
         )
@@ -167,15 +168,14 @@ def bm25_search(
     if not lexemes:
         return []
     idf, avgdl = _idf(store, lexemes)
-    order = f"(m.id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
+    order = f"(t.memory_id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
     rows = store.query(
-        f"SELECT m.id, SUM(q.idf * t.tf * {K1 + 1}::float8 / (t.tf + {K1}::float8 * ({1 - B}::float8"
+        f"SELECT t.memory_id, SUM(q.idf * t.tf * {K1 + 1}::float8 / (t.tf + {K1}::float8 * ({1 - B}::float8"
         f" + {B}::float8 * t.len / ?::float8))) AS score"
         " FROM unnest(?::text[], ?::float8[]) AS q(lexeme, idf)"
         " JOIN memory_terms t ON t.lexeme = q.lexeme"
-        " JOIN memories m ON m.id = t.memory_id"
-        f" WHERE m.status = 'active'{scope}"
-        f" GROUP BY m.id ORDER BY {order}, m.id LIMIT ?",
+        f" WHERE t.status = 'active'{scope.replace(' m.namespace', ' t.namespace')}"
+        f" GROUP BY t.memory_id ORDER BY {order}, t.memory_id LIMIT ?",
         (avgdl, _array(lexemes), "{" + ",".join(repr(idf[lex]) for lex in lexemes) + "}",
          *scope_params, *wanted, limit + len(wanted)),
     )

@@ -13,7 +13,8 @@ What differs from SQLite, and why:
 - ``mh_rowid`` on ``turns`` and ``decisions``: SQLite's implicit insertion order, which the
   store reads as ``rowid`` (:mod:`.dialect` rewrites the name; rows hide the column).
 - The keyword index (``memory_fts``: the tsvector and token count of each memory, and
-  ``memory_terms``: one row per lexeme and memory with its frequency, BM25's postings) is
+  ``memory_terms``: one row per lexeme and memory with its frequency, BM25's postings,
+  carrying the memory's status and namespace so a search reads postings only) is
   written by the store, not by a trigger: PostgreSQL cannot call the Chinese segmenter.
   A trigger queues changed memories in ``fts_pending``; :mod:`.keyword` catches up.
 - ``mh_data_version``: one counter every committing writer bumps (once per transaction),
@@ -64,6 +65,8 @@ FUNCTIONS = [
         END IF;
         IF TG_OP = 'INSERT' OR NEW.content IS DISTINCT FROM OLD.content THEN
             INSERT INTO fts_pending (memory_id) VALUES (NEW.id) ON CONFLICT DO NOTHING;
+        ELSIF NEW.status IS DISTINCT FROM OLD.status OR NEW.namespace IS DISTINCT FROM OLD.namespace THEN
+            UPDATE memory_terms SET status = NEW.status, namespace = NEW.namespace WHERE memory_id = NEW.id;
         END IF;
         IF TG_OP = 'INSERT' OR NEW.content IS DISTINCT FROM OLD.content OR NEW.status IS DISTINCT FROM OLD.status
            OR NEW.namespace IS DISTINCT FROM OLD.namespace OR NEW.kind IS DISTINCT FROM OLD.kind
@@ -168,7 +171,8 @@ TABLES = {
     # PostgreSQL only: the keyword index, its queue and its statistics (BM25), the live-view counter.
     "memory_fts": "memory_id BIGINT PRIMARY KEY, tsv TSVECTOR NOT NULL, len INTEGER NOT NULL",
     "memory_terms": """lexeme TEXT NOT NULL, memory_id BIGINT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,
-        PRIMARY KEY (lexeme, memory_id)""",
+        status TEXT NOT NULL, namespace TEXT NOT NULL,
+        PRIMARY KEY (lexeme, memory_id) INCLUDE (tf, len, status, namespace)""",
     "fts_pending": "memory_id BIGINT PRIMARY KEY",
     "fts_stats": "one INTEGER PRIMARY KEY CHECK (one = 1), docs BIGINT NOT NULL, total_len BIGINT NOT NULL",
     "mh_data_version": "one INTEGER PRIMARY KEY CHECK (one = 1), n BIGINT NOT NULL, xid BIGINT",
