@@ -141,6 +141,7 @@ class ApprovedTab(QWidget):
             self.kind.addItem(kind_label(kind), kind)
         self.info = QLabel()
         self.info.setWordWrap(True)
+        self.info.setTextFormat(Qt.TextFormat.PlainText)  # a person's name is shown as typed
         self.info.setObjectName("facts")
         self.save_btn = self._button("approve", self.tr("&Save"), "Ctrl+S", self.save)
         self.pin_btn = self._button("pin", self.tr("&Pin"), "P", self.toggle_pin)
@@ -331,12 +332,25 @@ class ApprovedTab(QWidget):
         recalled = (self.tr("recalled %1 times, last %2").replace("%1", f"{row['hit_count']:,}")
                     .replace("%2", ago_label(row["last_hit_at"]))
                     if row["hit_count"] else self.tr("never recalled yet"))
-        info = (self.tr("%1 · %2 · created %3").replace("%1", namespace_label(row["namespace"]))
-                .replace("%2", recalled).replace("%3", ago_label(row["created_at"])))
-        if row["auto"]:
-            info += " · " + self.tr("approved by the auto-approve policy")
-        self.info.setText(info)
+        self.info.setText(self._provenance(row, recalled))
         self.jump_btn.setEnabled(bool(row["first_turn"]))
+
+    def _provenance(self, row: dict[str, Any], recalled: str) -> str:
+        """Namespace, recall use, and who approved and last edited it ("approved by wei · 2 h ago")."""
+        namespace = namespace_label(row["namespace"])
+        if row.get("approved_by"):
+            info = (self.tr("%1 · %2").replace("%1", namespace).replace("%2", recalled) + " · "
+                    + self.tr("approved by %1 · %2").replace("%1", row["approved_by"])
+                    .replace("%2", ago_label(row["created_at"])))
+        else:
+            info = (self.tr("%1 · %2 · created %3").replace("%1", namespace)
+                    .replace("%2", recalled).replace("%3", ago_label(row["created_at"])))
+            if row["auto"]:
+                info += " · " + self.tr("approved by the auto-approve policy")
+        if row.get("edited_by"):
+            info += " · " + (self.tr("edited by %1 · %2").replace("%1", row["edited_by"])
+                             .replace("%2", ago_label(row.get("edited_at"))))
+        return info
 
     # -- actions -------------------------------------------------------------------------
 
