@@ -63,6 +63,7 @@ STRUCTURAL: dict[str, set[str]] = {
     "decision_proposals": {"point_key", "proposed_at"},
     "decision_state": {"key", "value"},
     "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at"},
+    "transfer_state": {"source_id", "table_name", "last_key", "source", "updated_at"},
 }
 
 
