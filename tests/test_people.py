@@ -153,3 +153,23 @@ def test_the_approved_tab_says_who_edited(qtbot, svc, db_path, tmp_path, clock):
         text = win.approved.info.text()
     assert "approved by wei · " in text and "edited by li · " in text
     assert text.index("approved by wei") < text.index("edited by li")
+
+
+def test_the_nearest_approved_memory_says_who_approved_it(qtbot, svc, db_path, clock):
+    from madohub_memory.gui.detail_pane import DetailPane
+    from madohub_memory.services.nearest import NearestService
+
+    cid = svc.review.add_manual("Keep pull requests small, under 400 lines", "preference").candidate_id
+    with Services.open(db_path, clock, person="wei") as wei:
+        wei.review.approve(cid)
+    submitted = svc.review.add_manual("Pull requests stay small: at most 300 lines", "preference")
+    assert submitted.outcome == "new"
+    twin = submitted.candidate_id
+    row = svc.review.get(twin)
+    near = NearestService(svc).nearest(row.content, row.namespace, twin)
+    assert near is not None and near["approved_by"] == "wei"
+    pane = DetailPane()
+    qtbot.addWidget(pane)
+    pane.bind(twin, {**row.to_dict(), "flags": ""})
+    pane.show_nearest(twin, near)
+    assert "approved by wei" in pane.nearest.text()

@@ -336,21 +336,23 @@ class ApprovedTab(QWidget):
         self.jump_btn.setEnabled(bool(row["first_turn"]))
 
     def _provenance(self, row: dict[str, Any], recalled: str) -> str:
-        """Namespace, recall use, and who approved and last edited it ("approved by wei · 2 h ago")."""
+        """Namespace and recall use, then who approved and who last edited it, a line each
+        ("approved by wei · 2 h ago")."""
         namespace = namespace_label(row["namespace"])
         if row.get("approved_by"):
-            info = (self.tr("%1 · %2").replace("%1", namespace).replace("%2", recalled) + " · "
-                    + self.tr("approved by %1 · %2").replace("%1", row["approved_by"])
-                    .replace("%2", ago_label(row["created_at"])))
+            lines = [self.tr("%1 · %2").replace("%1", namespace).replace("%2", recalled),
+                     self.tr("approved by %1 · %2").replace("%1", row["approved_by"])
+                     .replace("%2", ago_label(row["created_at"]))]
         else:
             info = (self.tr("%1 · %2 · created %3").replace("%1", namespace)
                     .replace("%2", recalled).replace("%3", ago_label(row["created_at"])))
             if row["auto"]:
                 info += " · " + self.tr("approved by the auto-approve policy")
+            lines = [info]
         if row.get("edited_by"):
-            info += " · " + (self.tr("edited by %1 · %2").replace("%1", row["edited_by"])
-                             .replace("%2", ago_label(row.get("edited_at"))))
-        return info
+            lines.append(self.tr("edited by %1 · %2").replace("%1", row["edited_by"])
+                         .replace("%2", ago_label(row.get("edited_at"))))
+        return "\n".join(lines)
 
     # -- actions -------------------------------------------------------------------------
 
