@@ -149,8 +149,11 @@ def test_the_approved_tab_says_who_edited(qtbot, svc, db_path, tmp_path, clock):
         li.memories.pin(mid)
     with open_window(qtbot, db_path, tmp_path, clock) as win:
         win.tabs.setCurrentIndex(1)
-        qtbot.waitUntil(lambda: win.approved.current_id() == mid, timeout=5000)
+        qtbot.waitUntil(lambda: win.approved.current_id() == mid and win.approved.changes.count() == 3, timeout=5000)
         text = win.approved.info.text()
+        changes = [win.approved.changes.item(i).text() for i in range(win.approved.changes.count())]
+    assert [line.split(" · ", 1)[1] for line in changes] == [
+        "li · pinned", "wei · approved", f"{os_login() or 'unknown'} · proposed"]
     assert "approved by wei · " in text and "edited by li · " in text
     assert text.index("approved by wei") < text.index("edited by li")
 
@@ -173,3 +176,27 @@ def test_the_nearest_approved_memory_says_who_approved_it(qtbot, svc, db_path, c
     pane.bind(twin, {**row.to_dict(), "flags": ""})
     pane.show_nearest(twin, near)
     assert "approved by wei" in pane.nearest.text()
+
+
+def test_mcp_list_memories_names_who_approved(db_path, clock):
+    """A real MCP client session: an agent sees who approved each memory of its workspace."""
+    import asyncio
+    import sys
+    from pathlib import Path
+
+    from mcp import Client, StdioServerParameters
+
+    with Services.open(db_path, clock, person="wei") as wei:
+        cid = wei.review.add_manual("Orders are stored in PostgreSQL 16", "fact", "workspace:shop").candidate_id
+        wei.review.approve(cid)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "madohub_memory", "mcp", "--db", str(db_path)],
+                                   cwd=str(Path(__file__).resolve().parents[1]))
+
+    async def go() -> dict:
+        async with Client(params) as client:
+            result = await client.call_tool("list_memories", {"namespace": "workspace:shop"})
+            assert not result.is_error, result.content[0].text
+            return result.structured_content
+
+    listed = asyncio.run(go())
+    assert [(m["content"], m["approved_by"]) for m in listed["memories"]] == [("Orders are stored in PostgreSQL 16", "wei")]

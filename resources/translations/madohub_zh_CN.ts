@@ -2600,4 +2600,78 @@ Basis: {stage}; confidence: {level}
         <translation>{target} 已有不是来自 {source} 的数据（{tables}）：请迁移到新的空数据库（或用 import 合并 JSONL 导出）；未复制任何内容。</translation>
     </message>
 </context>
+<context>
+    <name>ApprovedTab</name>
+    <message>
+        <source>Changes</source>
+        <translation>变更记录</translation>
+    </message>
+</context>
+<context>
+    <name>ChangeList</name>
+    <message>
+        <source>proposed</source>
+        <translation>提出</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>unpinned</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <source>deprecated</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <source>made active again</source>
+        <translation>重新启用</translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>归档</translation>
+    </message>
+    <message>
+        <source>seen again</source>
+        <translation>再次出现</translation>
+    </message>
+    <message>
+        <source>undid a change</source>
+        <translation>撤销了一次更改</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>restored</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>the auto-approve policy</source>
+        <translation>自动批准策略</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1's agent</source>
+        <translation>%1 的智能体</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>变更记录</translation>
+    </message>
+</context>
 </TS>
