@@ -53,7 +53,7 @@ def change_lines(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
         if row["entity"] == "memory" and row["action"] == "create" and row["batch"] in approved_batches:
             continue
         action = ACTIONS.get(row["action"])
-        what = _tr(action) if action else row["action"]
+        what = _tr(str(action)) if action else row["action"]
         line = f"{ago_label(row['at'])} · {who_label(row)} · {what}"
         out.append((line, f"{row['at']} · {row['origin'] or '?'}"))
     return out
