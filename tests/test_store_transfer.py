@@ -183,3 +183,15 @@ def test_every_table_is_copied_or_said_why_not(svc):
     listed = set(copying.COPY_TABLES) | set(copying.NOT_COPIED)
     unlisted = {t for t in tables if t not in listed and not t.startswith("memory_fts_")}
     assert not unlisted, f"decide whether transfer copies {sorted(unlisted)} (store/copying.py)"
+
+
+def test_a_row_written_to_the_target_meanwhile_stops_the_resume_with_a_sentence(svc, db_path, tmp_path, clock):
+    populate(svc)
+    target = tmp_path / "target.db"
+    with Services.open(target, clock) as dst:
+        with pytest.raises(KeyboardInterrupt):
+            StoreCopy(svc, dst, source_name="memory.db", target_name="target.db", batch_rows=4,
+                      after_batch=interrupt).run()
+        dst.review.add_manual("Written in the target between two runs", "fact")  # takes candidate id 1
+        with pytest.raises(ConflictError, match="already holds a row of candidates"):
+            StoreCopy(svc, dst, source_name="memory.db", target_name="target.db", batch_rows=4).run()

@@ -178,7 +178,15 @@ class StoreCopy:
                 break
             after = [rows[-1][k] for k in key]
             with dst.transaction():
-                copying.insert_batch(dst, table, names, rows)
+                try:
+                    copying.insert_batch(dst, table, names, rows)
+                except copying.IntegrityError as exc:
+                    raise ConflictError(
+                        "{target} already holds a row of {table} that the transfer from {source} would write again "
+                        "({reason}): something else wrote to {target} while the transfer was stopped; this batch "
+                        "was not copied. Transfer into a new, empty database.",
+                        target=self.target_name, table=table, source=self.source_name, reason=exc,
+                    ) from None
                 copying.save_progress(dst, source_id, table, after, copied + len(rows), False, self.source_name,
                                       self.target.clock.now_iso())
             copied += len(rows)

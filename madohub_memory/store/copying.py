@@ -17,7 +17,9 @@ from typing import Any
 
 from madohub_memory.store.database import Store
 from madohub_memory.store.redaction import redact_row
-from madohub_memory.store.transfer import columns, primary_key
+from madohub_memory.store.transfer import IntegrityError, columns, primary_key
+
+__all__ = ["IntegrityError"]  # what a write that collides with a stored row raises (per backend)
 
 # Copied, in dependency order (parents first). Everything a person or an agent put into the
 # database, and what was computed from it at a cost (embeddings: the vector cache).

@@ -2674,4 +2674,11 @@ Basis: {stage}; confidence: {level}
         <translation>变更记录</translation>
     </message>
 </context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>{target} already holds a row of {table} that the transfer from {source} would write again ({reason}): something else wrote to {target} while the transfer was stopped; this batch was not copied. Transfer into a new, empty database.</source>
+        <translation>{target} 中已有一行 {table}，与从 {source} 迁移的数据冲突（{reason}）：迁移中断期间有其他程序写入了 {target}；这一批未复制。请迁移到新的空数据库。</translation>
+    </message>
+</context>
 </TS>
