@@ -195,3 +195,24 @@ def test_a_row_written_to_the_target_meanwhile_stops_the_resume_with_a_sentence(
         dst.review.add_manual("Written in the target between two runs", "fact")  # takes candidate id 1
         with pytest.raises(ConflictError, match="already holds a row of candidates"):
             StoreCopy(svc, dst, source_name="memory.db", target_name="target.db", batch_rows=4).run()
+
+
+def test_ctrl_c_keeps_what_was_copied_and_says_how_to_continue(db_path, tmp_path):
+    many_turns(db_path, tmp_path, 20_000)
+    target = tmp_path / "target.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen(
+        [sys.executable, "-m", "madohub_memory", "transfer", "--from", str(db_path), "--to", str(target),
+         "--batch", "1"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
+    ) as proc:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if line.startswith("turns "):
+                break
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(timeout=60) == 130
+    assert "run the same command again to continue" in rest
+    assert 0 < rows(target, "SELECT COUNT(*) FROM turns")[0][0] < 20_000
+    assert invoke("transfer", "--from", db_path, "--to", target, "--batch", "5000").returncode == 0
+    assert rows(target, "SELECT COUNT(*) FROM turns")[0][0] == 20_000
