@@ -23,12 +23,13 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import print_report
 
 from madohub_memory.services import Services
+
+ROOT = Path(__file__).resolve().parent.parent
 
 NOW = "2026-11-01T09:00:00.000Z"
 
