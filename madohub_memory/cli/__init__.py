@@ -27,7 +27,7 @@ COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
     "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
-    "scrub", "desktop", "backup", "doctor", "context",
+    "scrub", "desktop", "backup", "doctor", "context", "history",
 ]
 
 

@@ -91,14 +91,18 @@ def _pending(args: argparse.Namespace) -> int:
 def _approve(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         memory_id = svc.review.approve(args.id, content=args.content, kind=args.kind, namespace=args.namespace)
-    emit(args, {"candidate_id": args.id, "memory_id": memory_id}, f"approved candidate {args.id} as memory {memory_id}")
+        approved_by = svc.review.get(args.id).decided_by
+    emit(args, {"candidate_id": args.id, "memory_id": memory_id, "approved_by": approved_by},
+         f"approved candidate {args.id} as memory {memory_id}")
     return 0
 
 
 def _reject(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         svc.review.reject(args.id)
-    emit(args, {"candidate_id": args.id, "status": "rejected"}, f"rejected candidate {args.id}")
+        rejected_by = svc.review.get(args.id).decided_by
+    emit(args, {"candidate_id": args.id, "status": "rejected", "rejected_by": rejected_by},
+         f"rejected candidate {args.id}")
     return 0
 
 
@@ -120,6 +124,7 @@ def _restore(args: argparse.Namespace) -> int:
 def _undo(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         rows = svc.review.undo()
-    undone = [{"entity": r["entity"], "id": r["entity_id"], "action": r["action"]} for r in rows]
-    emit(args, {"undone": undone}, "undid " + ", ".join(f"{u['action']} {u['entity']} {u['id']}" for u in undone))
+        person = svc.person
+    undone = [{"entity": r["entity"], "id": r["entity_id"], "action": r["action"], "by": r["person"]} for r in rows]
+    emit(args, {"undone": undone, "person": person}, "undid " + ", ".join(f"{u['action']} {u['entity']} {u['id']}" for u in undone))
     return 0

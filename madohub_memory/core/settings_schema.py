@@ -150,6 +150,13 @@ def _persona(value: Any) -> str:
     return text
 
 
+def _person_name(value: Any) -> str:
+    text = " ".join(str(value).split())
+    if len(text) > 64:
+        raise ValidationError("A name is at most 64 characters ({value} is longer).", value=shown(value))
+    return text
+
+
 SETTINGS: dict[str, Setting] = {
     s.key: s
     for s in [
@@ -161,6 +168,9 @@ SETTINGS: dict[str, Setting] = {
             "Kinds never auto-approved (comma-separated).",
         ),
         Setting("archive_days", 30, _int_range(1, 3650), "Archive pending candidates untouched this long."),
+        Setting("user.name", "", _person_name,
+                "Your name on the changes you make ('approved by …'); $MADOHUB_USER overrides it; empty: your"
+                " OS login. Ignored on a shared server, where your database role names you."),
         Setting("persona", "default", _persona, "Active persona: the default namespace persona:<name>."),
         Setting("extraction.backend", "offline", _choice("offline", "llm", "claude-code"),
                 "Extractor: offline (built in), llm (OpenAI-compatible endpoint) or claude-code (claude -p)."),

@@ -75,6 +75,7 @@ class Candidate:
     updated_at: str
     memory_id: int | None = None
     turn_ids: list[str] = field(default_factory=list)
+    decided_by: str | None = None  # the person who approved, rejected or restored it
 
     def to_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -98,6 +99,9 @@ class Memory:
     created_at: str
     updated_at: str
     turn_ids: list[str] = field(default_factory=list)
+    approved_by: str | None = None  # the person who approved it (None: the policy, or unknown)
+    edited_by: str | None = None  # the last person who changed it by hand, and when
+    edited_at: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -102,7 +102,8 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         return out
 
     def list_memories(namespace: str | None = None, limit: int = 50) -> dict[str, Any]:
-        """List approved, active memories (newest first), optionally in one namespace. limit: 1 to 500."""
+        """List approved, active memories (newest first), optionally in one namespace. limit: 1 to 500.
+        approved_by names the person who approved each (null: the auto-approve policy, or unknown)."""
         with _tool_errors(), open_services() as svc:
             if not isinstance(limit, int) or limit < 1:
                 raise UserError("limit must be a whole number of at least 1.")
@@ -113,7 +114,7 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
             "memories": [
                 {"id": m.id, "content": m.content, "kind": m.kind, "namespace": m.namespace,
                  "pinned": m.pinned, "date": m.updated_at[:10], "hit_count": m.hit_count,
-                 "last_hit_at": m.last_hit_at}
+                 "last_hit_at": m.last_hit_at, "approved_by": m.approved_by}
                 for m in rows[: min(limit, 500)]
             ],
         }

@@ -49,21 +49,31 @@ class Services:
     This class is the one place where a family is created; each is typed, so a front end
     calling a misspelt method is caught by mypy, not by a user."""
 
-    def __init__(self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN) -> None:
+    def __init__(
+        self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN, person: str | None = None,
+    ) -> None:
         log_redaction.install()  # no log line of this process carries a secret
         self.store = store
         self.clock = clock or Clock()
         self.origin = origin
+        self.person_override = person
 
     @classmethod
     def open(
         cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None,
-        origin: str = DEFAULT_ORIGIN, *, create: bool = True, check: bool = True,
+        origin: str = DEFAULT_ORIGIN, *, create: bool = True, check: bool = True, person: str | None = None,
     ) -> Services:
         """Open (and with ``create``, create if missing) the database; read commands pass
         ``create=False`` so that a mistyped path is an error, not a new empty database.
         ``check=False`` (doctor, backup) opens a file marked damaged."""
-        return cls(Store(path or default_db_path(), create=create, check=check), clock, origin)
+        return cls(Store(path or default_db_path(), create=create, check=check), clock, origin, person)
+
+    @property
+    def person(self) -> str | None:
+        """The person recorded on this object's changes (read afresh: a setting may change)."""
+        from madohub_memory.services.person import resolve_person
+
+        return resolve_person(self)
 
     def close(self) -> None:
         self.store.close()

@@ -313,6 +313,7 @@ class ReviewService:
                 if namespace else before["namespace"]
             )
             now = self.svc.clock.now_iso()
+            person = self.changes.person() if actor == "human" else None  # "approved by wei"
             fp = fingerprint(new_content)
             existing = memory_rows.find_active_by_fingerprint(store, fp, new_ns, new_kind)
             if existing is not None:
@@ -329,13 +330,15 @@ class ReviewService:
                 memory_id = memory_rows.insert(
                     store,
                     {"candidate_id": candidate_id, "content": new_content, "kind": new_kind,
-                     "namespace": new_ns, "fingerprint": fp, "created_at": now, "updated_at": now},
+                     "namespace": new_ns, "fingerprint": fp, "created_at": now, "updated_at": now,
+                     "approved_by": person},
                 )
                 self.changes.record(
                     "memory", memory_id, "create", actor, None, memory_rows.get_row(store, memory_id)
                 )
             candidate_rows.update(
-                store, candidate_id, {"status": "approved", "memory_id": memory_id, "updated_at": now}
+                store, candidate_id,
+                {"status": "approved", "memory_id": memory_id, "updated_at": now, "decided_by": person},
             )
             self.changes.record(
                 "candidate", candidate_id, "approve", actor, before,
@@ -347,7 +350,9 @@ class ReviewService:
         with self.changes.batch():
             before = self._require(candidate_id, *allowed)
             candidate_rows.update(
-                self.svc.store, candidate_id, {"status": status, "updated_at": self.svc.clock.now_iso()}
+                self.svc.store, candidate_id,
+                {"status": status, "updated_at": self.svc.clock.now_iso(),
+                 "decided_by": self.changes.person() if actor == "human" else None},
             )
             self.changes.record(
                 "candidate", candidate_id, action, actor, before,

@@ -11,7 +11,7 @@ from madohub_memory.store.database import Store
 
 CANDIDATE_COLUMNS = (
     "id", "content", "kind", "namespace", "source", "confidence", "seen_count", "status",
-    "flags", "fingerprint", "memory_id", "created_at", "updated_at",
+    "flags", "fingerprint", "memory_id", "created_at", "updated_at", "decided_by",
 )
 SIGHTING_COLUMNS = ("id", "candidate_id", "turn_id", "source", "confidence", "actor", "seen_at", "session",
                     "source_key")
@@ -24,6 +24,7 @@ def row_to_candidate(row: sqlite3.Row, turn_ids: list[str] | None = None) -> Can
         status=row["status"], flags=tuple(f for f in row["flags"].split(",") if f),
         fingerprint=row["fingerprint"], created_at=row["created_at"],
         updated_at=row["updated_at"], memory_id=row["memory_id"], turn_ids=turn_ids or [],
+        decided_by=row["decided_by"],
     )
 
 

@@ -2543,4 +2543,142 @@ Basis: {stage}; confidence: {level}
         <translation>桌面通知</translation>
     </message>
 </context>
+<context>
+    <name>ApprovedTab</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>approved by %1 · %2</source>
+        <translation>由 %1 批准 · %2</translation>
+    </message>
+    <message>
+        <source>edited by %1 · %2</source>
+        <translation>由 %1 修改 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <source>approved by %1</source>
+        <translation>由 %1 批准</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>A name is at most 64 characters ({value} is longer).</source>
+        <translation>名称最多 64 个字符（{value} 太长）。</translation>
+    </message>
+    <message>
+        <source>The copy in {target} has {count} rows whose references point nowhere; it was not marked finished: run `doctor` on {source}.</source>
+        <translation>{target} 中的副本有 {count} 行引用了不存在的记录，未标记为完成：请对 {source} 运行 `doctor`。</translation>
+    </message>
+    <message>
+        <source>{source} and {target} are the same database (one is a copy of the other): nothing to transfer.</source>
+        <translation>{source} 和 {target} 是同一个数据库（其中一个是另一个的副本）：无需迁移。</translation>
+    </message>
+    <message>
+        <source>{source} and {target} are the same database: nothing to transfer.</source>
+        <translation>{source} 和 {target} 是同一个数据库：无需迁移。</translation>
+    </message>
+    <message>
+        <source>{source} has no database id: it is not a MadoHub Memory database.</source>
+        <translation>{source} 没有数据库标识：它不是 MadoHub Memory 数据库。</translation>
+    </message>
+    <message>
+        <source>{source} is at schema version {source_version} and {target} at {target_version}: open both with the same version of MadoHub Memory, then transfer again; nothing was copied.</source>
+        <translation>{source} 的结构版本是 {source_version}，{target} 是 {target_version}：请用同一版本的 MadoHub Memory 打开两者后再迁移；未复制任何内容。</translation>
+    </message>
+    <message>
+        <source>{target} already holds a transfer from another database, not from {source}: transfer into an empty database; nothing was copied.</source>
+        <translation>{target} 已有来自另一个数据库（不是 {source}）的迁移：请迁移到空数据库；未复制任何内容。</translation>
+    </message>
+    <message>
+        <source>{target} already holds data that did not come from {source} ({tables}): transfer into a new, empty database (or merge a JSONL export with import); nothing was copied.</source>
+        <translation>{target} 已有不是来自 {source} 的数据（{tables}）：请迁移到新的空数据库（或用 import 合并 JSONL 导出）；未复制任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovedTab</name>
+    <message>
+        <source>Changes</source>
+        <translation>变更记录</translation>
+    </message>
+</context>
+<context>
+    <name>ChangeList</name>
+    <message>
+        <source>proposed</source>
+        <translation>提出</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>unpinned</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <source>deprecated</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <source>made active again</source>
+        <translation>重新启用</translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>归档</translation>
+    </message>
+    <message>
+        <source>seen again</source>
+        <translation>再次出现</translation>
+    </message>
+    <message>
+        <source>undid a change</source>
+        <translation>撤销了一次更改</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>restored</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>the auto-approve policy</source>
+        <translation>自动批准策略</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1's agent</source>
+        <translation>%1 的智能体</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>变更记录</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>{target} already holds a row of {table} that the transfer from {source} would write again ({reason}): something else wrote to {target} while the transfer was stopped; this batch was not copied. Transfer into a new, empty database.</source>
+        <translation>{target} 中已有一行 {table}，与从 {source} 迁移的数据冲突（{reason}）：迁移中断期间有其他程序写入了 {target}；这一批未复制。请迁移到新的空数据库。</translation>
+    </message>
+</context>
 </TS>
