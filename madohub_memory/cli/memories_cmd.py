@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from madohub_memory.cli.output import emit, open_services, positive_id, table
+from madohub_memory.cli.output import emit, open_services, store_ref, table
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -18,25 +18,25 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("memory", help="edit, delete, pin or show one memory")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     a = actions.add_parser("show", parents=[common], help="one memory with its originating turns")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_show)
     a = actions.add_parser("edit", parents=[common], help="change content, kind or namespace")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.add_argument("--content", metavar="T")
     a.add_argument("--kind", metavar="K")
     a.add_argument("--namespace", metavar="NS")
     a.set_defaults(handler=_edit)
     a = actions.add_parser("delete", parents=[common], help="delete (undo brings it back)")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_delete)
     a = actions.add_parser("pin", parents=[common], help="pin: always recalled, never evicted")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_pin, pinned=True)
     a = actions.add_parser("unpin", parents=[common], help="remove the pin")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_pin, pinned=False)
     a = actions.add_parser("deprecate", parents=[common], help="keep it, but out of recall")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_deprecate)
 
 

@@ -6,7 +6,7 @@ import argparse
 import os
 from dataclasses import asdict
 
-from madohub_memory.cli.output import emit, open_services, positive_id, table
+from madohub_memory.cli.output import emit, open_services, positive_id, store_ref, table
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.types import SubmitResult
 from madohub_memory.core.vocab import KINDS
@@ -37,14 +37,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=_pending)
 
     p = sub.add_parser("approve", parents=[common], help="approve a candidate, optionally edited")
-    p.add_argument("id", type=positive_id)
+    p.add_argument("id", type=store_ref, help="12, or team:12 for a candidate of a mapped store")
     p.add_argument("--content", metavar="T", help="the edited text that becomes memory")
     p.add_argument("--kind", metavar="K")
     p.add_argument("--namespace", metavar="NS")
     p.set_defaults(handler=_approve)
 
     p = sub.add_parser("reject", parents=[common], help="reject a candidate")
-    p.add_argument("id", type=positive_id)
+    p.add_argument("id", type=store_ref, help="12, or team:12 for a candidate of a mapped store")
     p.set_defaults(handler=_reject)
 
     p = sub.add_parser(
@@ -60,7 +60,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _submit_result(args: argparse.Namespace, result: SubmitResult) -> None:
-    emit(args, asdict(result), result.sentence())
+    data = asdict(result)
+    if data.get("store") is None:
+        data.pop("store", None)
+    emit(args, data, result.sentence())
 
 
 def _add(args: argparse.Namespace) -> int:
@@ -91,7 +94,9 @@ def _pending(args: argparse.Namespace) -> int:
 def _approve(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         memory_id = svc.review.approve(args.id, content=args.content, kind=args.kind, namespace=args.namespace)
-    emit(args, {"candidate_id": args.id, "memory_id": memory_id}, f"approved candidate {args.id} as memory {memory_id}")
+    prefix = f"{args.id.store}:" if args.id.store else ""
+    emit(args, {"candidate_id": args.id, "memory_id": memory_id},
+         f"approved candidate {args.id} as memory {prefix}{memory_id}")
     return 0
 
 

@@ -68,12 +68,15 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
             # One server process serves one agent session: its repeats count once.
             result = svc.review.remember(content, kind, namespace, confidence, turn_id,
                                          session=f"mcp|{process_identity()}")
-            candidate = svc.review.get(result.candidate_id) if result.candidate_id else None
-        return {
+            candidate = svc.review.candidate_of(result)
+        out: dict[str, Any] = {
             "outcome": result.outcome, "candidate_id": result.candidate_id, "memory_id": result.memory_id,
             "status": candidate.status if candidate else None,
             "note": result.sentence(),
         }
+        if result.store:  # a namespace kept in another store (setting stores.map)
+            out["store"] = result.store
+        return out
 
     def recall(
         query: str, namespace: str | None = None, k: int = 10, include_persona: bool = True,

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from madohub_memory.services.review import ReviewService
     from madohub_memory.services.session_context import SessionContextService
     from madohub_memory.services.settings import SettingsService
+    from madohub_memory.services.stores import StoreRouter
     from madohub_memory.services.sweep import SweepService
     from madohub_memory.services.transfer import TransferService
     from madohub_memory.services.turns import TurnService
@@ -48,6 +49,10 @@ class Services:
 
     This class is the one place where a family is created; each is typed, so a front end
     calling a misspelt method is caught by mypy, not by a user."""
+
+    mapped = False
+    """True for a store opened because ``stores.map`` names it: it is written and read as it
+    is, its own map (if any) is not followed (no store reaches a third, no loops)."""
 
     def __init__(self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN) -> None:
         log_redaction.install()  # no log line of this process carries a secret
@@ -66,6 +71,9 @@ class Services:
         return cls(Store(path or default_db_path(), create=create, check=check), clock, origin)
 
     def close(self) -> None:
+        router = self.__dict__.get("stores")
+        if router is not None:  # mapped stores opened through this object
+            router.close()
         self.store.close()
 
     def __enter__(self) -> Services:
@@ -80,6 +88,14 @@ class Services:
         from madohub_memory.services.changes import ChangeLog
 
         return ChangeLog(self)
+
+    @cached_property
+    def stores(self) -> StoreRouter:
+        """Namespaces kept in other stores (setting ``stores.map``) and those stores, opened
+        on first use and closed with this object."""
+        from madohub_memory.services.stores import StoreRouter
+
+        return StoreRouter(self)
 
     @cached_property
     def settings(self) -> SettingsService:
