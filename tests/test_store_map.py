@@ -203,3 +203,26 @@ def test_cli_recall_with_the_mapped_store_missing_warns_once(
                     "--db", str(mapped.store.path))
     assert failed.returncode != 0 and len(failed.stderr.strip().splitlines()) == 1
     assert mapped.review.pending() == []
+
+
+def test_session_context_takes_the_workspace_rules_from_its_store(
+    mapped: Services, team: Services, split: dict[str, tuple[str, int]],
+) -> None:
+    rule = approved(team, "Always run make check before pushing", "pattern", "workspace:shop")
+    context = mapped.session_context.build("shop")
+    assert "Always run make check before pushing" in context.text
+    assert "Production deploys happen on Tuesday mornings" in context.text
+    assert "The user prefers pnpm over npm" in context.text  # the local persona beside it
+    assert sorted(context.stores["team"]) == sorted([rule, split["deploy"][1], split["db"][1]])
+    assert split["pnpm"][1] in context.memory_ids
+    assert team.memories.get(rule).hit_count == 1  # counted where it lives
+
+
+def test_session_context_goes_on_without_a_missing_store(
+    mapped: Services, team_path: Path, split: dict[str, tuple[str, int]],
+) -> None:
+    team_path.unlink()
+    context = mapped.session_context.build("shop")
+    assert "The user prefers pnpm over npm" in context.text
+    [warning] = context.warnings
+    assert warning in context.text and "could not be opened" in warning
