@@ -226,3 +226,47 @@ def test_session_context_goes_on_without_a_missing_store(
     assert "The user prefers pnpm over npm" in context.text
     [warning] = context.warnings
     assert warning in context.text and "could not be opened" in warning
+
+
+def test_mcp_session_remembers_into_the_team_store_and_recalls_both(
+    mapped: Services, team: Services, team_path: Path, split: dict[str, tuple[str, int]],
+) -> None:
+    """A real MCP client over stdio against ``madohub-memory mcp`` on the local file."""
+    import asyncio
+    import sys
+
+    from mcp import Client, StdioServerParameters
+    from mcp.shared.exceptions import MCPError
+
+    params = StdioServerParameters(command=sys.executable, cwd=str(Path(__file__).resolve().parents[1]),
+                                   args=["-m", "madohub_memory", "mcp", "--db", str(mapped.store.path)])
+
+    async def call(client: Client, name: str, args: dict[str, object]) -> dict[str, object]:
+        result = await client.call_tool(name, args)
+        assert not result.is_error, result.content[0].text
+        assert isinstance(result.structured_content, dict)
+        return result.structured_content
+
+    async def go() -> None:
+        async with Client(params) as client:
+            queued = await call(client, "remember", {
+                "content": "Refunds go through the payments service", "kind": "fact", "namespace": "workspace:shop"})
+            assert queued["store"] == "team" and queued["status"] == "pending"
+            found = await call(client, "recall", {"query": "数据库用什么", "namespace": "workspace:shop", "k": 3})
+            first = found["memories"][0]  # type: ignore[index]
+            assert (first["store"], first["id"]) == split["db"]
+            context = await call(client, "session_context", {"workspace": "shop"})
+            assert "Production deploys happen on Tuesday mornings" in str(context["text"])
+            team_path.rename(team_path.with_name("away.db"))
+            alone = await call(client, "recall", {"query": "package manager", "namespace": "workspace:shop"})
+            assert alone["memories"][0]["content"].startswith("The user prefers pnpm")  # type: ignore[index]
+            assert "could not be opened" in str(alone["note"])
+            # A store that cannot be opened is a storage failure: a protocol error with the sentence.
+            with pytest.raises(MCPError, match="could not be opened"):
+                await client.call_tool("remember", {
+                    "content": "Refunds take five days", "kind": "fact", "namespace": "workspace:shop"})
+
+    asyncio.run(go())
+    team_path.with_name("away.db").rename(team_path)
+    assert [c.content for c in team.review.pending()] == ["Refunds go through the payments service"]
+    assert mapped.review.pending() == []

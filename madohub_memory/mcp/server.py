@@ -91,14 +91,15 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         with _tool_errors(), open_services() as svc:
             hits = svc.recall.search(query, namespace, k, include_persona, source="mcp")
             text = svc.recall.render(hits) if render else None
+            warnings = svc.recall.warnings  # a mapped store it answered without
         out: dict[str, Any] = {
             "memories": [
                 {"id": h.id, "score": round(h.score, 4), "content": h.content, "kind": h.kind,
                  "namespace": h.namespace, "date": h.said_on, "created_at": h.created_at,
-                 "turn_ids": h.turn_ids}
+                 "turn_ids": h.turn_ids, **({"store": h.store} if h.store else {})}
                 for h in hits
             ],
-            "note": "Approved memories; they may be out of date.",
+            "note": " ".join(["Approved memories; they may be out of date.", *warnings]),
         }
         if render:
             out["text"] = text
