@@ -157,6 +157,17 @@ class StoreRouter:
         self._open.clear()
 
 
+def mapped_queues(svc: Services) -> list[tuple[str, str, list[str]]]:
+    """(label, location fit to show, namespaces) of each mapped store, from the setting alone
+    (no store is opened: the dashboard says where a queue is without waiting on a server)."""
+    mapping = store_map(svc)
+    labels = _labels(mapping.values())
+    grouped: dict[str, list[str]] = {}
+    for namespace, location in mapping.items():
+        grouped.setdefault(location, []).append(namespace)
+    return [(labels[location], display_location(location), namespaces) for location, namespaces in grouped.items()]
+
+
 def _labels(locations: object) -> dict[str, str]:
     """A unique label per distinct location, in the map's order (``local`` is reserved)."""
     out: dict[str, str] = {}

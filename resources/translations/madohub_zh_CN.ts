@@ -2296,6 +2296,10 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>PendingTab</name>
     <message>
+        <source>Candidates of %1 are queued in the store %2; review them there: madohub-memory gui --db %3</source>
+        <translation>%1 的候选排队在存储 %2 中，请在那里审核：madohub-memory gui --db %3</translation>
+    </message>
+    <message>
         <source>%1 of %2 shown</source>
         <translation>显示 %1 / %2</translation>
     </message>
