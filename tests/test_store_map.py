@@ -270,3 +270,21 @@ def test_mcp_session_remembers_into_the_team_store_and_recalls_both(
     team_path.with_name("away.db").rename(team_path)
     assert [c.content for c in team.review.pending()] == ["Refunds go through the payments service"]
     assert mapped.review.pending() == []
+
+
+def test_cli_lists_and_reviews_a_mapped_queue_in_its_store(mapped: Services, team: Services) -> None:
+    db = str(mapped.store.path)
+    queued = mapped.review.remember("Prices are stored in cents", "fact", "workspace:shop")
+    mapped.review.remember("The user prefers short answers", "preference")
+    listing = invoke("pending", "--db", db)
+    assert "short answers" in listing.stdout and "cents" not in listing.stdout
+    assert "workspace:shop: queued in the store team" in listing.stderr  # says where the rest waits
+    shop = invoke("pending", "--namespace", "workspace:shop", "--db", db)
+    assert f"team:{queued.candidate_id}" in shop.stdout and "cents" in shop.stdout and shop.stderr == ""
+    approved_out = invoke("approve", f"team:{queued.candidate_id}", "--db", db)
+    assert approved_out.returncode == 0, approved_out.stderr
+    assert "as memory team:" in approved_out.stdout
+    assert team.review.get(queued.candidate_id).status == "approved"
+    listed = json.loads(invoke("memories", "--namespace", "workspace:shop", "--json", "--db", db).stdout)
+    assert [(m["store"], m["content"]) for m in listed] == [("team", "Prices are stored in cents")]
+    assert json.loads(invoke("pending", "--json", "--db", db).stdout)[0]["content"] == "The user prefers short answers"

@@ -42,13 +42,17 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _list(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
-        rows = [m.to_dict() for m in svc.memories.list(args.namespace, args.status)]
+        owner, label = svc.stores.holder(args.namespace) if args.namespace else (svc, None)  # a mapped namespace: its store's memories
+        rows = [m.to_dict() for m in owner.memories.list(args.namespace, args.status)]
+    if label:
+        rows = [{**r, "store": label} for r in rows]
     if args.sort == "recalled":
         rows.sort(key=lambda r: (r["hit_count"], r["last_hit_at"] or ""), reverse=True)
     for row in rows:
         row["last_recalled"] = (row["last_hit_at"] or "")[:16].replace("T", " ") or None
-    emit(args, rows, table(rows, ["id", "kind", "namespace", "pinned", "hit_count", "last_recalled", "weight",
-                                  "content"]))
+    shown = [{**r, "id": f"{label}:{r['id']}"} for r in rows] if label else rows
+    emit(args, rows, table(shown, ["id", "kind", "namespace", "pinned", "hit_count", "last_recalled", "weight",
+                                   "content"]))
     return 0
 
 

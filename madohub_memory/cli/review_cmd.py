@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import asdict
 
 from madohub_memory.cli.output import emit, open_services, positive_id, store_ref, table
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.types import SubmitResult
 from madohub_memory.core.vocab import KINDS
+from madohub_memory.services import Services
 from madohub_memory.store.liveness import terminal_session
 
 
@@ -83,12 +85,30 @@ def _remember(args: argparse.Namespace) -> int:
 
 def _pending(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
-        rows = [c.to_dict() for c in svc.review.pending(args.kind, args.namespace)]
+        owner, label = svc.stores.holder(args.namespace) if args.namespace else (svc, None)  # a mapped namespace: its store's queue
+        rows = [c.to_dict() for c in owner.review.pending(args.kind, args.namespace)]
+        elsewhere = [] if args.namespace or args.json else mapped_elsewhere(svc)
     for row in rows:
         row.pop("fingerprint", None)
         row.pop("memory_id", None)
-    emit(args, rows, table(rows, ["id", "kind", "namespace", "source", "confidence", "seen_count", "flags", "content"]))
+        if label:
+            row["store"] = label
+    shown = [{**r, "id": f"{label}:{r['id']}"} for r in rows] if label else rows
+    emit(args, rows, table(shown, ["id", "kind", "namespace", "source", "confidence", "seen_count", "flags",
+                                   "content"]))
+    for line in elsewhere:
+        print(line, file=sys.stderr)
     return 0
+
+
+def mapped_elsewhere(svc: Services) -> list[str]:
+    """One line per mapped store whose queue this listing leaves out (setting stores.map)."""
+    if not svc.has_store_map():
+        return []
+    from madohub_memory.services.stores import mapped_queues
+
+    return [f"({', '.join(namespaces)}: queued in the store {label}, {shown}; list them with"
+            f" `pending --namespace {namespaces[0]}`.)" for label, shown, namespaces in mapped_queues(svc)]
 
 
 def _approve(args: argparse.Namespace) -> int:

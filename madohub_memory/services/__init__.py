@@ -89,6 +89,13 @@ class Services:
 
         return ChangeLog(self)
 
+    def has_store_map(self) -> bool:
+        """Whether setting ``stores.map`` names any store: one point read, without loading
+        the settings registry (``pending`` runs on every agent turn)."""
+        from madohub_memory.store.settings import get_raw
+
+        return not self.mapped and bool(get_raw(self.store, "stores.map"))
+
     @cached_property
     def stores(self) -> StoreRouter:
         """Namespaces kept in other stores (setting ``stores.map``) and those stores, opened

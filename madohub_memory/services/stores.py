@@ -128,6 +128,16 @@ class StoreRouter:
         location = self.location_for(namespace)
         return None if location is None else self.open(location)
 
+    def holder(self, namespace: str | None) -> tuple[Services, str | None]:
+        """The services that hold ``namespace``'s queue and memories, with the store's label
+        (``None``: this store). Without a map, or for no namespace, this store."""
+        if not namespace or self.svc.mapped or not self.mapping:
+            return self.svc, None
+        from madohub_memory.core.vocab import validate_namespace
+
+        location = self.location_for(validate_namespace(namespace))
+        return (self.svc, None) if location is None else (self.open(location), self.labels[location])
+
     def read_parts(self, scope: list[str] | None) -> tuple[list[StorePart], list[str]]:
         """The stores a read of ``scope`` (``None``: every namespace) asks, and a warning for
         each mapped store that could not be opened (the read goes on without it).
