@@ -126,7 +126,6 @@ class SessionContextService:
         ws = self.workspace_for(workspace, cwd)
         persona = f"persona:{settings.get('persona')}"
         header = lab["header"].format(scope=ws or persona)
-        store = self.svc.store
         reader = _Reader(self.svc)
         rows = reader.rows
         parts: list[_Part] = []
@@ -296,7 +295,7 @@ class _Part:
     def taken_ids(self) -> list[int]:
         return [int(self.rows[p]["id"]) for p in sorted(self.taken)]
 
-    def render(self, said: dict[int, str]) -> list[str]:
+    def render(self, said: dict[tuple[str | None, int], str]) -> list[str]:
         if self.block_taken:
             return self.block[: self.block_taken]
         if not self.taken:

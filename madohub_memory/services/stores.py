@@ -93,10 +93,8 @@ class StoreRouter:
         be opened is one sentence naming it."""
         if location in self._open:
             return self._open[location]
-        from madohub_memory.services import Services
-
         try:
-            target = Services.open(location, self.svc.clock, self.svc.origin, create=False)
+            target = type(self.svc).open(location, self.svc.clock, self.svc.origin, create=False)
         except MissingDatabaseError:
             raise MappedStoreError(
                 "The store {store} could not be opened: there is no database there (a share that is "
