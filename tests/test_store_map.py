@@ -288,3 +288,37 @@ def test_cli_lists_and_reviews_a_mapped_queue_in_its_store(mapped: Services, tea
     listed = json.loads(invoke("memories", "--namespace", "workspace:shop", "--json", "--db", db).stdout)
     assert [(m["store"], m["content"]) for m in listed] == [("team", "Prices are stored in cents")]
     assert json.loads(invoke("pending", "--json", "--db", db).stdout)[0]["content"] == "The user prefers short answers"
+
+
+def test_extraction_queues_mapped_candidates_there_and_waits_while_the_store_is_away(
+    mapped: Services, team: Services, team_path: Path, tmp_path: Path,
+) -> None:
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text('{"role": "user", "content": "Never edit src/checkout/totals.py without running make test first."}\n')
+    summary = mapped.ingest.ingest_paths([str(chat)], namespace="workspace:shop")
+    assert summary["candidates"]["new"] == 1
+    assert [c.namespace for c in team.review.pending()] == ["workspace:shop"]
+    [turn_id] = team.review.pending()[0].turn_ids  # provenance: the local turn's id
+    assert "totals.py" in mapped.turns.context(turn_id)["turn"]["content"]
+    assert mapped.review.pending() == []
+
+    mapped.stores.close()  # the share goes away between two passes
+    team_path.rename(team_path.with_name("away.db"))
+    later = tmp_path / "later.jsonl"
+    later.write_text('{"role": "user", "content": "We decided to store prices in cents because floats broke the totals."}\n')
+    summary = mapped.ingest.ingest_paths([str(later)], namespace="workspace:shop")
+    assert summary["candidates"].get("deferred") == 1
+    assert mapped.review.pending() == [] and mapped.ingest.pending().get("pending") == 1  # waits, not lost
+    team_path.with_name("away.db").rename(team_path)
+    mapped.stores.close()
+    mapped.stores._failed.clear()  # the next pass comes after the retry pause
+    assert mapped.ingest.drain()["new"] == 1
+    assert len(team.review.pending()) == 2 and "cents" in team.review.pending()[1].content
+    assert mapped.ingest.pending().get("pending") is None
+
+
+def test_a_changed_map_is_followed_by_a_long_lived_services(mapped: Services, team: Services) -> None:
+    assert mapped.review.remember("Prices are stored in cents", "fact", "workspace:shop").store == "team"
+    mapped.settings.set("stores.map", "")
+    assert mapped.review.remember("Refunds take five days", "fact", "workspace:shop").store is None
+    assert [c.content for c in mapped.review.pending()] == ["Refunds take five days"]

@@ -19,10 +19,11 @@ unique with ``-2``, ``-3``… when two locations would share one.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from madohub_memory.core.errors import MissingDatabaseError, NotFoundError, StorageError, UserError
+from madohub_memory.core.errors import MappedStoreError, MissingDatabaseError, NotFoundError, UserError
 from madohub_memory.core.locations import display_location, location_label
 
 if TYPE_CHECKING:
@@ -31,10 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("madohub_memory.stores")
 
 LOCAL = "local"
-
-
-class MappedStoreError(StorageError):
-    """A mapped store could not be opened (missing file, server down, wrong address)."""
+RETRY_AFTER_S = 30.0  # a store that could not be opened is tried again after this long
 
 
 @dataclass(frozen=True)
@@ -58,9 +56,20 @@ class StoreRouter:
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self.mapping = store_map(svc)
-        self.labels = _labels(self.mapping.values())
+        self.mapping: dict[str, str] = {}
+        self.labels: dict[str, str] = {}
         self._open: dict[str, Services] = {}
+        self._failed: dict[str, tuple[float, MappedStoreError]] = {}
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Follow a change of the setting (a worker or the dashboard keeps one ``Services``
+        for hours): stores no longer named are closed, labels are given anew."""
+        mapping = store_map(self.svc)
+        if mapping != self.mapping:
+            self.close()
+            self._failed.clear()
+            self.mapping, self.labels = mapping, _labels(mapping.values())
 
     @property
     def active(self) -> bool:
@@ -68,6 +77,7 @@ class StoreRouter:
 
     def location_for(self, namespace: str) -> str | None:
         """The mapped location of ``namespace``; ``None`` when it is kept locally."""
+        self.refresh()
         return self.mapping.get(namespace)
 
     def label_of(self, location: str | None) -> str:
@@ -81,6 +91,7 @@ class StoreRouter:
         """The location named by ``label`` (``None`` for ``local``); one sentence otherwise."""
         if label == LOCAL:
             return None
+        self.refresh()
         for location, name in self.labels.items():
             if name == label:
                 return location
@@ -93,6 +104,18 @@ class StoreRouter:
         be opened is one sentence naming it."""
         if location in self._open:
             return self._open[location]
+        failed = self._failed.get(location)
+        if failed is not None and time.monotonic() - failed[0] < RETRY_AFTER_S:
+            raise failed[1]  # a server that just timed out is not waited for once per draft
+        try:
+            target = self._connect(location)
+        except MappedStoreError as exc:
+            self._failed[location] = (time.monotonic(), exc)
+            raise
+        self._failed.pop(location, None)
+        return target
+
+    def _connect(self, location: str) -> Services:
         try:
             target = type(self.svc).open(location, self.svc.clock, self.svc.origin, create=False)
         except MissingDatabaseError:
@@ -129,7 +152,7 @@ class StoreRouter:
     def holder(self, namespace: str | None) -> tuple[Services, str | None]:
         """The services that hold ``namespace``'s queue and memories, with the store's label
         (``None``: this store). Without a map, or for no namespace, this store."""
-        if not namespace or self.svc.mapped or not self.mapping:
+        if not namespace or self.svc.mapped:
             return self.svc, None
         from madohub_memory.core.vocab import validate_namespace
 
@@ -143,6 +166,7 @@ class StoreRouter:
         The local store is asked for the whole scope (entries written there before the
         namespace was mapped stay recallable); a mapped store only for its own namespaces
         within the scope."""
+        self.refresh()
         parts = [StorePart(LOCAL, self.svc, scope)]
         warnings: list[str] = []
         wanted: dict[str, list[str]] = {}
