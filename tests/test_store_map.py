@@ -7,18 +7,19 @@ a PostgreSQL DSN takes its place once that backend is in, through the same ``Ser
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import invoke
+from conftest import copy_template
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.core.errors import UserError, ValidationError
 from madohub_memory.core.locations import display_location, location_label
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services import Services
-from tests.cli_runner import invoke
-from tests.conftest import copy_template
 
 
 @pytest.fixture
@@ -322,3 +323,19 @@ def test_a_changed_map_is_followed_by_a_long_lived_services(mapped: Services, te
     mapped.settings.set("stores.map", "")
     assert mapped.review.remember("Refunds take five days", "fact", "workspace:shop").store is None
     assert [c.content for c in mapped.review.pending()] == ["Refunds take five days"]
+
+
+def test_session_start_hook_injects_the_team_workspace_and_the_local_persona(
+    mapped: Services, split: dict[str, tuple[str, int]], tmp_path: Path,
+) -> None:
+    shop = tmp_path / "shop"
+    shop.mkdir()
+    payload = json.dumps({"session_id": "s1", "hook_event_name": "SessionStart", "source": "startup",
+                          "cwd": str(shop)})
+    env = {**os.environ, "MADOHUB_DB": str(mapped.store.path)}
+    done = invoke("hook", input=payload, env=env)
+    assert done.returncode == 0
+    assert "Production deploys happen on Tuesday mornings" in done.stdout  # from the team store
+    assert "The user prefers pnpm over npm" in done.stdout  # from the local one
+    context = invoke("context", "--workspace", "shop", "--json", "--db", str(mapped.store.path))
+    assert json.loads(context.stdout)["stores"]["team"]
