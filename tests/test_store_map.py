@@ -339,3 +339,20 @@ def test_session_start_hook_injects_the_team_workspace_and_the_local_persona(
     assert "The user prefers pnpm over npm" in done.stdout  # from the local one
     context = invoke("context", "--workspace", "shop", "--json", "--db", str(mapped.store.path))
     assert json.loads(context.stdout)["stores"]["team"]
+
+
+def test_an_edit_never_moves_an_entry_out_of_the_store_that_keeps_its_namespace(
+    mapped: Services, team: Services, split: dict[str, tuple[str, int]],
+) -> None:
+    db = str(mapped.store.path)
+    moved = invoke("memory", "edit", f"team:{split['deploy'][1]}", "--namespace", "persona:default", "--db", db)
+    assert moved.returncode != 0 and "persona:default is not kept in this store" in moved.stderr
+    assert team.memories.get(split["deploy"][1]).namespace == "workspace:shop"
+    assert invoke("memory", "edit", f"team:{split['deploy'][1]}", "--content", "Deploys happen on Tuesdays",
+                  "--db", db).returncode == 0
+    local = mapped.review.add_manual("Checkout uses Stripe", "fact", "workspace:blog").candidate_id
+    with pytest.raises(ValidationError, match="workspace:shop is kept in the store team"):
+        mapped.review.approve(local, namespace="workspace:shop")
+    with pytest.raises(ValidationError, match="workspace:shop is kept in the store team"):
+        mapped.memories.edit(split["pnpm"][1], namespace="workspace:shop")
+    assert mapped.review.get(local).status == "pending"

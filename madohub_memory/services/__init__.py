@@ -53,6 +53,8 @@ class Services:
     mapped = False
     """True for a store opened because ``stores.map`` names it: it is written and read as it
     is, its own map (if any) is not followed (no store reaches a third, no loops)."""
+    home: frozenset[str] = frozenset()
+    """For a mapped store: the namespaces the map keeps there (an edit may not leave them)."""
 
     def __init__(self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN) -> None:
         log_redaction.install()  # no log line of this process carries a secret

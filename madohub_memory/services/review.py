@@ -19,7 +19,7 @@ from madohub_memory.core.vocab import (
     validate_source,
 )
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
-from madohub_memory.services.edits import edit_values, masked_content
+from madohub_memory.services.edits import edit_values, masked_content, stays_in_store
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 from madohub_memory.store.fts_text import warm as warm_keyword_index
@@ -342,6 +342,8 @@ class ReviewService:
                 validate_namespace(namespace, self.svc.settings.get("persona"))
                 if namespace else before["namespace"]
             )
+            if namespace:
+                stays_in_store(self.svc, new_ns)
             now = self.svc.clock.now_iso()
             fp = fingerprint(new_content)
             existing = memory_rows.find_active_by_fingerprint(store, fp, new_ns, new_kind)

@@ -23,7 +23,13 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from madohub_memory.core.errors import MappedStoreError, MissingDatabaseError, NotFoundError, UserError
+from madohub_memory.core.errors import (
+    MappedStoreError,
+    MissingDatabaseError,
+    NotFoundError,
+    UserError,
+    ValidationError,
+)
 from madohub_memory.core.locations import display_location, location_label
 
 if TYPE_CHECKING:
@@ -135,6 +141,7 @@ class StoreRouter:
                                                                        if str(exc).strip() else type(exc).__name__),
             ) from None
         target.mapped = True
+        target.home = frozenset(ns for ns, there in self.mapping.items() if there == location)
         self._open[location] = target
         return target
 
@@ -187,6 +194,25 @@ class StoreRouter:
             except Exception:  # closing one store must not keep the others open
                 log.warning("could not close the store %s", self.describe(location))
         self._open.clear()
+
+
+def keep_in_store(svc: Services, namespace: str) -> None:
+    """Refuse an edit that would move an entry to a namespace another store keeps: a team
+    memory made ``persona:…`` would sit on the team store where no recall looks, a local one
+    made ``workspace:shop`` would bypass the team's review."""
+    if svc.mapped:
+        if namespace not in svc.home:
+            raise ValidationError(
+                "{namespace} is not kept in this store (it holds {home}): propose it where it is kept"
+                " instead.", namespace=namespace, home=", ".join(sorted(svc.home)),
+            )
+        return
+    location = svc.stores.location_for(namespace)
+    if location is not None:
+        raise ValidationError(
+            "{namespace} is kept in the store {store}: propose it there (remember --namespace {namespace})"
+            " instead of moving this entry.", namespace=namespace, store=svc.stores.describe(location),
+        )
 
 
 def mapped_queues(svc: Services) -> list[tuple[str, str, list[str]]]:

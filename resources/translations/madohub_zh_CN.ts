@@ -1507,6 +1507,14 @@ Basis: {stage}; confidence: {level}
         <translation>{namespace} 的存储必须是绝对文件路径或 postgresql:// 地址。</translation>
     </message>
     <message>
+        <source>{namespace} is not kept in this store (it holds {home}): propose it where it is kept instead.</source>
+        <translation>{namespace} 不保存在此存储中（此存储保存 {home}）：请在保存它的存储中提出。</translation>
+    </message>
+    <message>
+        <source>{namespace} is kept in the store {store}: propose it there (remember --namespace {namespace}) instead of moving this entry.</source>
+        <translation>{namespace} 保存在存储 {store} 中：请在那里提出（remember --namespace {namespace}），而不是移动此条目。</translation>
+    </message>
+    <message>
         <source>Folder {prefix!r} must be an absolute path (or start with ~).</source>
         <translation>文件夹 {prefix!r} 必须是绝对路径（或以 ~ 开头）。</translation>
     </message>
