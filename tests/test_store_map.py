@@ -256,6 +256,8 @@ def test_mcp_session_remembers_into_the_team_store_and_recalls_both(
             found = await call(client, "recall", {"query": "数据库用什么", "namespace": "workspace:shop", "k": 3})
             first = found["memories"][0]  # type: ignore[index]
             assert (first["store"], first["id"]) == split["db"]
+            listed = await call(client, "list_memories", {"namespace": "workspace:shop"})
+            assert {m["store"] for m in listed["memories"]} == {"team"} and listed["total"] == 2  # type: ignore[union-attr]
             context = await call(client, "session_context", {"workspace": "shop"})
             assert "Production deploys happen on Tuesday mornings" in str(context["text"])
             team_path.rename(team_path.with_name("away.db"))

@@ -110,14 +110,15 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         with _tool_errors(), open_services() as svc:
             if not isinstance(limit, int) or limit < 1:
                 raise UserError("limit must be a whole number of at least 1.")
-            rows = svc.memories.list(namespace, "active")
+            owner, label = svc.stores.holder(namespace) if namespace else (svc, None)  # stores.map
+            rows = owner.memories.list(namespace, "active")
         rows.sort(key=lambda m: (m.updated_at, m.id), reverse=True)
         return {
             "total": len(rows),
             "memories": [
                 {"id": m.id, "content": m.content, "kind": m.kind, "namespace": m.namespace,
                  "pinned": m.pinned, "date": m.updated_at[:10], "hit_count": m.hit_count,
-                 "last_hit_at": m.last_hit_at}
+                 "last_hit_at": m.last_hit_at, **({"store": label} if label else {})}
                 for m in rows[: min(limit, 500)]
             ],
         }
