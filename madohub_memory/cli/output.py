@@ -20,7 +20,15 @@ def open_services(
     ``check=False``: open a file marked damaged (doctor, backup).
 
     Every CLI invocation is the actor `cli`: `madohub-memory undo` takes back the CLI's own
-    newest change, never one made in the dashboard, by an agent or by the workers."""
+    newest change, never one made in the dashboard, by an agent or by the workers.
+
+    An id of another store (``team:12``, setting ``stores.map``) opens that store instead."""
+    ref = getattr(args, "id", None)
+    if isinstance(ref, StoreRef) and ref.store:
+        with Services.open(args.db, clock, origin="cli", create=False) as local:
+            location = local.stores.location_of_label(ref.store)
+            if location is not None:
+                return local.stores.take(location)
     return Services.open(args.db, clock, origin="cli", create=create, check=check)
 
 
@@ -53,6 +61,27 @@ def _cell(value: Any) -> str:
 
 
 MAX_ID = 2**63 - 1
+
+
+class StoreRef(int):
+    """An id as typed: ``12``, or ``team:12`` / ``team:#12`` for one of a mapped store
+    (``local:12`` is this store's). Prints as typed, acts as the number."""
+
+    store: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.store}:{int(self)}" if self.store else str(int(self))
+
+
+def store_ref(text: str) -> StoreRef:
+    """``ID`` or ``STORE:ID`` (argparse type of the commands that act on one memory or candidate)."""
+    label, sep, number = text.strip().rpartition(":")
+    ref = StoreRef(positive_id(number.lstrip("#") if sep else text))
+    if sep and label.strip().lower() != "local":
+        if not label.strip():
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not an id (STORE:ID, e.g. team:12)")
+        ref.store = label.strip().lower()
+    return ref
 
 
 def positive_id(text: str) -> int:

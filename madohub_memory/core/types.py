@@ -45,10 +45,14 @@ class SubmitResult:
     candidate_id: int
     memory_id: int | None = None
     auto_approved: bool = False
+    store: str | None = None  # the mapped store it went to (setting stores.map); None: this one
 
     def sentence(self) -> str:
         """What happened, in the words the CLI prints and the MCP server hands the agent."""
-        return OUTCOME_SENTENCES[self.outcome].format(candidate_id=self.candidate_id, memory_id=self.memory_id)
+        prefix = f"{self.store}:" if self.store else ""
+        text = OUTCOME_SENTENCES[self.outcome].format(
+            candidate_id=f"{prefix}{self.candidate_id}", memory_id=f"{prefix}{self.memory_id}")
+        return f"{text} (store {self.store})" if self.store else text
 
 
 OUTCOME_SENTENCES = {

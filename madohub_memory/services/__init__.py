@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from madohub_memory.services.review import ReviewService
     from madohub_memory.services.session_context import SessionContextService
     from madohub_memory.services.settings import SettingsService
+    from madohub_memory.services.stores import StoreRouter
     from madohub_memory.services.sweep import SweepService
     from madohub_memory.services.transfer import TransferService
     from madohub_memory.services.turns import TurnService
@@ -48,6 +49,12 @@ class Services:
 
     This class is the one place where a family is created; each is typed, so a front end
     calling a misspelt method is caught by mypy, not by a user."""
+
+    mapped = False
+    """True for a store opened because ``stores.map`` names it: it is written and read as it
+    is, its own map (if any) is not followed (no store reaches a third, no loops)."""
+    home: frozenset[str] = frozenset()
+    """For a mapped store: the namespaces the map keeps there (an edit may not leave them)."""
 
     def __init__(
         self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN, person: str | None = None,
@@ -76,6 +83,9 @@ class Services:
         return resolve_person(self)
 
     def close(self) -> None:
+        router = self.__dict__.get("stores")
+        if router is not None:  # mapped stores opened through this object
+            router.close()
         self.store.close()
 
     def __enter__(self) -> Services:
@@ -90,6 +100,21 @@ class Services:
         from madohub_memory.services.changes import ChangeLog
 
         return ChangeLog(self)
+
+    def has_store_map(self) -> bool:
+        """Whether setting ``stores.map`` names any store: one point read, without loading
+        the settings registry (``pending`` runs on every agent turn)."""
+        from madohub_memory.store.settings import get_raw
+
+        return not self.mapped and bool(get_raw(self.store, "stores.map"))
+
+    @cached_property
+    def stores(self) -> StoreRouter:
+        """Namespaces kept in other stores (setting ``stores.map``) and those stores, opened
+        on first use and closed with this object."""
+        from madohub_memory.services.stores import StoreRouter
+
+        return StoreRouter(self)
 
     @cached_property
     def settings(self) -> SettingsService:

@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import to_iso
-from madohub_memory.core.errors import StorageError, UserError
+from madohub_memory.core.errors import MappedStoreError, StorageError, UserError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
@@ -247,6 +247,10 @@ class IngestService:
         else:
             for key in (*OUTCOMES, "invalid"):
                 summary["candidates"][key] += counts[key]
+            if counts.get("deferred"):  # for a mapped store that is away (setting stores.map)
+                summary["candidates"]["deferred"] = summary["candidates"].get("deferred", 0) + counts["deferred"]
+                summary["warnings"].append({"file": path, "message": "extraction postponed: a store named by "
+                                            "stores.map could not be opened; the turns stay pending"})
 
     def _read(self, path: str, fmt: str) -> tuple[ReadResult, int, int]:
         """Read a file, resuming a line format after the previous read when the file only grew.
@@ -396,12 +400,15 @@ class IngestService:
             if not rows:
                 break
             drafts: list[CandidateDraft] = []
+            passes: list[list[str]] = []  # the turns of each draft's pass
             done: list[str] = []
+            deferred: set[str] = set()  # passes with a draft for a mapped store that is away
             failure: BaseException | None = None
             embedding = DraftEmbedding(self.svc)  # embeds on a second core while passes run
             try:
                 for turn_ids, found in self._extract(extractor, rows):
                     drafts.extend(found)
+                    passes.extend([turn_ids] * len(found))
                     done.extend(turn_ids)
                     embedding.add(found)
             except BaseException as exc:  # keep what finished (a model call already paid for)
@@ -411,8 +418,16 @@ class IngestService:
                     raise failure
                 for number, draft in enumerate(drafts, 1):
                     embedding.wait(number)
+                    if deferred and deferred.issuperset(passes[number - 1]):
+                        continue
                     try:
                         outcome = self.svc.review.submit(draft).outcome
+                    except MappedStoreError as exc:  # its namespace's store is away: that pass waits
+                        if not deferred:
+                            log.warning("%s Its turns stay pending.", exc)
+                        deferred.update(passes[number - 1])
+                        counts["deferred"] = counts.get("deferred", 0) + 1
+                        continue
                     except StorageError:
                         raise
                     except UserError as exc:
@@ -420,11 +435,15 @@ class IngestService:
                         counts["invalid"] += 1
                         continue
                     counts[outcome] = counts.get(outcome, 0) + 1
+                done = [turn_id for turn_id in done if turn_id not in deferred]
                 for start in range(0, len(done), WRITE_CHUNK):
                     with store.transaction():
                         ingest_rows.finish_turns(store, done[start:start + WRITE_CHUNK], self.owner, "done", now)
                 if failure is not None:
                     raise failure  # the turns whose pass did not finish are released below
+                if deferred:  # back to pending for a later pass (a sighting is never counted twice)
+                    with store.transaction():
+                        ingest_rows.release_claims(store, self.owner)
             except BaseException:
                 try:
                     with store.transaction():
@@ -435,6 +454,8 @@ class IngestService:
             finally:
                 embedding.close()
             counts["turns"] += len(done)
+            if deferred:
+                break  # not again in this drain: the store is still away
         return counts
 
     def _orphaned_owners(self) -> tuple[list[str], list[str]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,7 @@ from madohub_memory.core.vocab import (
     validate_source,
 )
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
-from madohub_memory.services.edits import edit_values, masked_content
+from madohub_memory.services.edits import edit_values, masked_content, stays_in_store
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 from madohub_memory.store.fts_text import warm as warm_keyword_index
@@ -56,6 +56,7 @@ class PreparedDraft:
     fingerprint: str
     semantic: Equivalent | None
     sources: list[Source]
+    target: Services | None = None  # the mapped store it is written to (setting stores.map)
 
 
 class ReviewService:
@@ -116,6 +117,10 @@ class ReviewService:
         process, a terminal session); repeated sightings from one source are not counted
         again. Default: this process.
         """
+        draft, target = self._route(draft)
+        if target is not None:  # a namespace kept in another store: queued (and reviewed) there
+            result = target.review.submit(draft, actor, session=session)
+            return replace(result, store=self.svc.stores.label_of(self.svc.stores.location_for(draft.namespace or "")))
         result = self.commit(self.prepare(draft, actor, session=session))
         if result.outcome in ("new", "seen_again") and self.svc.settings.get("auto_approve.enabled"):
             self.auto_approve(only=[result.candidate_id])
@@ -126,6 +131,9 @@ class ReviewService:
     ) -> PreparedDraft:
         """Everything slow about a submit, done without the write lock: validation, the
         semantic match (model load, embedding) and the lookup of the draft's turns."""
+        draft, target = self._route(draft)
+        if target is not None:
+            return replace(target.review.prepare(draft, actor, session=session), target=target)
         draft = self.validate(draft)
         assert draft.namespace is not None  # validate() always names one
         actor = validate_actor(actor or _ACTOR_FOR_SOURCE[draft.source])
@@ -138,6 +146,8 @@ class ReviewService:
 
     def commit(self, prepared: PreparedDraft) -> SubmitResult:
         """The write of a prepared draft: a short transaction of point queries and inserts."""
+        if prepared.target is not None and prepared.target is not self.svc:
+            return prepared.target.review.commit(prepared)
         draft, actor, fp = prepared.draft, prepared.actor, prepared.fingerprint
         assert draft.namespace is not None  # validated in prepare()
         store = self.svc.store
@@ -162,6 +172,16 @@ class ReviewService:
                 return self._reinforce(match.memory, prepared, now)
             assert match.candidate is not None
             return self._seen_again(match.candidate, prepared, now)
+
+    def _route(self, draft: CandidateDraft) -> tuple[CandidateDraft, Services | None]:
+        """The draft with its namespace resolved here (the local persona is the default) and
+        the store it belongs in: ``None`` for this one. A mapped store that cannot be opened
+        is one sentence, and nothing is written here instead."""
+        if self.svc.mapped or not self.svc.settings.get("stores.map"):
+            return draft, None
+        namespace = validate_namespace(draft.namespace, self.svc.settings.get("persona"))
+        target = self.svc.stores.for_namespace(namespace)
+        return (draft if target is None else replace(draft, namespace=namespace)), target
 
     def _sources(self, draft: CandidateDraft, session: str | None) -> list[Source]:
         """(turn id, session, source key) of each sighting the draft makes.
@@ -270,6 +290,16 @@ class ReviewService:
             raise NotFoundError("No candidate with id {candidate_id}.", candidate_id=candidate_id)
         return candidate
 
+    def candidate_of(self, result: SubmitResult) -> Candidate | None:
+        """The candidate a submit queued or counted, read from the store it went to."""
+        if not result.candidate_id:
+            return None
+        if result.store is None:
+            return self.get(result.candidate_id)
+        location = self.svc.stores.location_of_label(result.store)
+        owner = self.svc if location is None else self.svc.stores.open(location)
+        return owner.review.get(result.candidate_id)
+
     def pending(self, kind: str | None = None, namespace: str | None = None) -> list[Candidate]:
         kind = validate_kind(kind) if kind else None
         namespace = validate_namespace(namespace) if namespace else None
@@ -312,6 +342,8 @@ class ReviewService:
                 validate_namespace(namespace, self.svc.settings.get("persona"))
                 if namespace else before["namespace"]
             )
+            if namespace:
+                stays_in_store(self.svc, new_ns)
             now = self.svc.clock.now_iso()
             person = self.changes.person() if actor == "human" else None  # "approved by wei"
             fp = fingerprint(new_content)

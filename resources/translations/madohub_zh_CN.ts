@@ -1475,6 +1475,46 @@ Basis: {stage}; confidence: {level}
         <translation>找不到资源文件夹（查找位置 {choices}）；请重新安装 MadoHub Memory。</translation>
     </message>
     <message>
+        <source>No store is named {label!r}: the stores are {known} (setting stores.map).</source>
+        <translation>没有名为 {label!r} 的存储：现有存储为 {known}（设置 stores.map）。</translation>
+    </message>
+    <message>
+        <source>The store {store} could not be opened: there is no database there (a share that is not mounted?); a write never creates it, check stores.map.</source>
+        <translation>无法打开存储 {store}：那里没有数据库（共享目录未挂载？）；写入不会自动创建它，请检查 stores.map。</translation>
+    </message>
+    <message>
+        <source>The store {store} could not be opened: {reason}</source>
+        <translation>无法打开存储 {store}：{reason}</translation>
+    </message>
+    <message>
+        <source>The store {store} could not be opened: {reason}.</source>
+        <translation>无法打开存储 {store}：{reason}。</translation>
+    </message>
+    <message>
+        <source>The store map is not valid JSON: use {"workspace:shop": "/path/team.db"}.</source>
+        <translation>存储映射不是有效的 JSON：请使用 {"workspace:shop": "/path/team.db"}。</translation>
+    </message>
+    <message>
+        <source>{item} is not namespace=store (e.g. workspace:shop=/srv/team.db).</source>
+        <translation>{item} 不是 命名空间=存储 的形式（例如 workspace:shop=/srv/team.db）。</translation>
+    </message>
+    <message>
+        <source>Every store needs a namespace before '=' (e.g. workspace:shop=/srv/team.db).</source>
+        <translation>每个存储在 '=' 前都需要一个命名空间（例如 workspace:shop=/srv/team.db）。</translation>
+    </message>
+    <message>
+        <source>The store of {namespace} must be an absolute file path or a postgresql:// address.</source>
+        <translation>{namespace} 的存储必须是绝对文件路径或 postgresql:// 地址。</translation>
+    </message>
+    <message>
+        <source>{namespace} is not kept in this store (it holds {home}): propose it where it is kept instead.</source>
+        <translation>{namespace} 不保存在此存储中（此存储保存 {home}）：请在保存它的存储中提出。</translation>
+    </message>
+    <message>
+        <source>{namespace} is kept in the store {store}: propose it there (remember --namespace {namespace}) instead of moving this entry.</source>
+        <translation>{namespace} 保存在存储 {store} 中：请在那里提出（remember --namespace {namespace}），而不是移动此条目。</translation>
+    </message>
+    <message>
         <source>Folder {prefix!r} must be an absolute path (or start with ~).</source>
         <translation>文件夹 {prefix!r} 必须是绝对路径（或以 ~ 开头）。</translation>
     </message>
@@ -2295,6 +2335,10 @@ Basis: {stage}; confidence: {level}
 </context>
 <context>
     <name>PendingTab</name>
+    <message>
+        <source>Candidates of %1 are queued in the store %2; review them there: madohub-memory gui --db %3</source>
+        <translation>%1 的候选排队在存储 %2 中，请在那里审核：madohub-memory gui --db %3</translation>
+    </message>
     <message>
         <source>%1 of %2 shown</source>
         <translation>显示 %1 / %2</translation>
