@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -21,7 +20,6 @@ from typing import NoReturn
 
 from madohub_memory import __version__
 from madohub_memory.core.errors import UserError
-from madohub_memory.core.secrets import redact
 
 COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
@@ -90,6 +88,8 @@ def module_for(command: str) -> str | None:
     module is registered, as before."""
     if command in COMMAND_MODULES:
         return command
+    import importlib.util
+
     needles = (f'add_parser("{command}"', f"add_parser('{command}'")
     for name in COMMAND_MODULES:
         spec = importlib.util.find_spec(f"{__name__}.{name}_cmd")
@@ -144,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             exit_at_once(code)
         return code
     except UserError as exc:
+        from madohub_memory.core.secrets import redact  # the scanner loads only when there is a sentence
+
         print(f"madohub-memory: {redact(str(exc))}", file=sys.stderr)  # errors may quote the input
         return exc.exit_code
     except Exception as exc:  # a database failure met outside a transaction: still one sentence

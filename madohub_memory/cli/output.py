@@ -1,15 +1,22 @@
-"""Printing results as JSON or as short human-readable text, and opening services."""
+"""Printing results as JSON or as short human-readable text, and opening services.
+
+Every command module imports this one at start, so it imports nothing heavy itself: the
+services (and the store under them) load when a handler opens them, ``json`` when
+something is printed as JSON.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from madohub_memory.core.clock import Clock
-from madohub_memory.core.text import first_line, shown
-from madohub_memory.services import Services
+from madohub_memory.core.errors import shown
+from madohub_memory.core.text import first_line
+
+if TYPE_CHECKING:
+    from madohub_memory.core.clock import Clock
+    from madohub_memory.services import Services
 
 
 def open_services(
@@ -21,11 +28,15 @@ def open_services(
 
     Every CLI invocation is the actor `cli`: `madohub-memory undo` takes back the CLI's own
     newest change, never one made in the dashboard, by an agent or by the workers."""
+    from madohub_memory.services import Services
+
     return Services.open(args.db, clock, origin="cli", create=create, check=check)
 
 
 def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:
     if args.json or text is None:
+        import json
+
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
         sys.stdout.write("\n")
     else:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from madohub_memory.cli.output import emit, open_services, positive_id, table
 from madohub_memory.core.errors import ValidationError
-from madohub_memory.core.types import SubmitResult
 from madohub_memory.core.vocab import KINDS
-from madohub_memory.store.liveness import terminal_session
+
+if TYPE_CHECKING:  # the read commands (pending) load no dataclass machinery: see tests/test_pending_startup.py
+    from madohub_memory.core.types import SubmitResult
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -60,6 +61,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _submit_result(args: argparse.Namespace, result: SubmitResult) -> None:
+    from dataclasses import asdict
+
     emit(args, asdict(result), result.sentence())
 
 
@@ -70,6 +73,8 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _remember(args: argparse.Namespace) -> int:
+    from madohub_memory.store.liveness import terminal_session
+
     with open_services(args) as svc:
         session = args.session or os.environ.get("MADOHUB_SESSION") or terminal_session()
         result = svc.review.remember(args.text, args.kind, args.namespace, args.confidence, args.turn,
@@ -79,8 +84,10 @@ def _remember(args: argparse.Namespace) -> int:
 
 
 def _pending(args: argparse.Namespace) -> int:
+    from madohub_memory.services.pending_list import pending_rows
+
     with open_services(args, create=False) as svc:
-        rows = [c.to_dict() for c in svc.review.pending(args.kind, args.namespace)]
+        rows = pending_rows(svc, args.kind, args.namespace)
     for row in rows:
         row.pop("fingerprint", None)
         row.pop("memory_id", None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 
@@ -69,7 +68,10 @@ def normalise_for_fingerprint(text: str) -> str:
 
 
 def fingerprint(text: str) -> str:
-    """Stable short hash of the normalised text: the fast path of dedup."""
+    """Stable short hash of the normalised text: the fast path of dedup. (``hashlib`` is
+    imported here: it loads OpenSSL, which read commands such as ``pending`` never need.)"""
+    import hashlib
+
     return hashlib.sha1(normalise_for_fingerprint(text).encode("utf-8")).hexdigest()[:20]
 
 
