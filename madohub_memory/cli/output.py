@@ -37,8 +37,9 @@ def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:
     if args.json or text is None:
         import json
 
-        json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
-        sys.stdout.write("\n")
+        # One write of the whole text: json.dump would write each of its thousands of small
+        # pieces to stdout separately (a third of a cold ``pending --json``).
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
     else:
         sys.stdout.write(text.rstrip("\n") + "\n")
 
@@ -47,10 +48,9 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> str:
     if not rows:
         return "(none)"
     cells = [[_cell(r.get(c)) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    return "\n".join(lines)
+    widths = [max(len(c), *map(len, column)) for c, column in zip(columns, zip(*cells, strict=True), strict=True)]
+    line = "  ".join(f"{{:<{w}}}" for w in widths)  # each cell left-justified to its column's width
+    return "\n".join(line.format(*values).rstrip() for values in [columns, *cells])
 
 
 def _cell(value: Any) -> str:
