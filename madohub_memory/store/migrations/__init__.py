@@ -18,16 +18,24 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from madohub_memory.store.database import Store
 
 
-class Migration(NamedTuple):
-    version: int
-    name: str
-    apply: Callable[[sqlite3.Connection], None]
+class Migration:
+    """One schema step (a plain class: a dataclass or named tuple costs every open a few ms)."""
+
+    __slots__ = ("apply", "name", "version")
+
+    def __init__(self, version: int, name: str, apply: Callable[[sqlite3.Connection], None]) -> None:
+        self.version = version
+        self.name = name
+        self.apply = apply
+
+    def __repr__(self) -> str:
+        return f"Migration({self.version}, {self.name!r})"
 
 
 def all_migrations() -> list[Migration]:
