@@ -19,7 +19,8 @@ warm, as it is for a command used every day). Scenarios:
 
 Targets (issue 11): remember and recall < 400 ms, version and pending < 150 ms, hook < 200 ms.
 ``cpu_ms`` gives the CPU time (user + system) of the same runs and ``best_ms`` the fastest
-run: on a shared machine the wall time also counts waiting for a core. ``load_average``
+run: on a shared machine the wall time also counts waiting for a core. ``import_ms`` gives
+the time ``version`` and ``pending`` spend importing modules (``python -X importtime``). ``load_average``
 gives the 1-minute load before and after; on a shared machine run it as
 ``nice -n -20 python bench/startup.py --json`` (as root) so that the runs wait less.
 
@@ -161,6 +162,19 @@ def timed(command: list[str], env: dict[str, str], stdin: bytes | None = None, l
     return elapsed
 
 
+def import_ms(command: list[str], env: dict[str, str], runs: int) -> float:
+    """Time spent importing modules in one cold run of ``command`` (a ``python`` command): the sum
+    of ``-X importtime``'s self times, median of ``runs``. It moves less with the machine's load
+    than the wall time, and it is most of what a short command costs."""
+    totals = []
+    for _ in range(runs):
+        done = subprocess.run([command[0], "-X", "importtime", *command[1:]], capture_output=True, text=True,
+                              env=env, timeout=300)
+        totals.append(sum(int(line.split("|")[0].split(":")[1]) for line in done.stderr.splitlines()
+                          if line.startswith("import time:") and line.split("|")[0].split(":")[1].strip().isdigit()))
+    return round(statistics.median(totals) / 1000, 1)
+
+
 def median_ms(values: list[float]) -> float:
     return round(statistics.median(values) * 1000, 1)
 
@@ -216,6 +230,10 @@ def run(base: list[str], runs: int, memories: int, transcript_mb: float) -> dict
             report["python_floor_ms"] = median_ms([timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
             report["numpy_import_ms"] = median_ms(
                 [timed([sys.executable, "-c", "import numpy"], env) for _ in range(runs)])
+            report["import_ms"] = {
+                "version": import_ms([*base, "--version"], env, runs),
+                "pending": import_ms([*base, "pending", *at_db], env, runs),
+            }
         return report
 
 
