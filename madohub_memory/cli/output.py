@@ -1,15 +1,22 @@
-"""Printing results as JSON or as short human-readable text, and opening services."""
+"""Printing results as JSON or as short human-readable text, and opening services.
+
+Every command module imports this one at start, so it imports nothing heavy itself: the
+services (and the store under them) load when a handler opens them, ``json`` when
+something is printed as JSON.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from madohub_memory.core.clock import Clock
-from madohub_memory.core.text import first_line, shown
-from madohub_memory.services import Services
+from madohub_memory.core.errors import shown
+from madohub_memory.core.text import first_line
+
+if TYPE_CHECKING:
+    from madohub_memory.core.clock import Clock
+    from madohub_memory.services import Services
 
 
 def open_services(
@@ -23,6 +30,8 @@ def open_services(
     newest change, never one made in the dashboard, by an agent or by the workers.
 
     An id of another store (``team:12``, setting ``stores.map``) opens that store instead."""
+    from madohub_memory.services import Services
+
     ref = getattr(args, "id", None)
     if isinstance(ref, StoreRef) and ref.store:
         with Services.open(args.db, clock, origin="cli", create=False) as local:
@@ -34,8 +43,11 @@ def open_services(
 
 def emit(args: argparse.Namespace, data: Any, text: str | None = None) -> None:
     if args.json or text is None:
-        json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
-        sys.stdout.write("\n")
+        import json
+
+        # One write of the whole text: json.dump would write each of its thousands of small
+        # pieces to stdout separately (a third of a cold ``pending --json``).
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
     else:
         sys.stdout.write(text.rstrip("\n") + "\n")
 
@@ -44,10 +56,9 @@ def table(rows: list[dict[str, Any]], columns: list[str]) -> str:
     if not rows:
         return "(none)"
     cells = [[_cell(r.get(c)) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
-    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    return "\n".join(lines)
+    widths = [max(len(c), *map(len, column)) for c, column in zip(columns, zip(*cells, strict=True), strict=True)]
+    line = "  ".join(f"{{:<{w}}}" for w in widths)  # each cell left-justified to its column's width
+    return "\n".join(line.format(*values).rstrip() for values in [columns, *cells])
 
 
 def _cell(value: Any) -> str:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from madohub_memory.cli.output import emit, open_services, positive_id, store_ref, table
 from madohub_memory.core.errors import ValidationError
-from madohub_memory.core.types import SubmitResult
 from madohub_memory.core.vocab import KINDS
-from madohub_memory.services import Services
-from madohub_memory.store.liveness import terminal_session
+
+if TYPE_CHECKING:  # the read commands (pending) load no dataclass machinery: see tests/test_pending_startup.py
+    from madohub_memory.core.types import SubmitResult
+    from madohub_memory.services import Services
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -62,6 +63,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _submit_result(args: argparse.Namespace, result: SubmitResult) -> None:
+    from dataclasses import asdict
+
     data = asdict(result)
     if data.get("store") is None:
         data.pop("store", None)
@@ -75,6 +78,8 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _remember(args: argparse.Namespace) -> int:
+    from madohub_memory.store.liveness import terminal_session
+
     with open_services(args) as svc:
         session = args.session or os.environ.get("MADOHUB_SESSION") or terminal_session()
         result = svc.review.remember(args.text, args.kind, args.namespace, args.confidence, args.turn,
@@ -84,9 +89,11 @@ def _remember(args: argparse.Namespace) -> int:
 
 
 def _pending(args: argparse.Namespace) -> int:
+    from madohub_memory.services.pending_list import pending_rows
+
     with open_services(args, create=False) as svc:
         owner, label = svc.stores.holder(args.namespace) if args.namespace else (svc, None)  # a mapped namespace: its store's queue
-        rows = [c.to_dict() for c in owner.review.pending(args.kind, args.namespace)]
+        rows = pending_rows(owner, args.kind, args.namespace)
         elsewhere = [] if args.namespace or args.json else mapped_elsewhere(svc)
     for row in rows:
         row.pop("fingerprint", None)

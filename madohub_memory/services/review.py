@@ -20,6 +20,7 @@ from madohub_memory.core.vocab import (
 )
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content, stays_in_store
+from madohub_memory.services.pending_list import pending_fields
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 from madohub_memory.store.fts_text import warm as warm_keyword_index
@@ -301,9 +302,7 @@ class ReviewService:
         return owner.review.get(result.candidate_id)
 
     def pending(self, kind: str | None = None, namespace: str | None = None) -> list[Candidate]:
-        kind = validate_kind(kind) if kind else None
-        namespace = validate_namespace(namespace) if namespace else None
-        return candidate_rows.list_by_status(self.svc.store, "pending", kind=kind, namespace=namespace)
+        return [Candidate(**fields) for fields in pending_fields(self.svc, kind, namespace)]
 
     def _require(self, candidate_id: int, *statuses: str) -> dict[str, Any]:
         row = candidate_rows.get_row(self.svc.store, candidate_id)
