@@ -56,7 +56,7 @@ ALLOWED = {
     "madohub_memory.store", "madohub_memory.store.candidates", "madohub_memory.store.database",
     "madohub_memory.store.errors", "madohub_memory.store.files", "madohub_memory.store.fts_text",
     "madohub_memory.store.liveness", "madohub_memory.store.migrations", "madohub_memory.store.open_checks",
-    "madohub_memory.store.rows",
+    "madohub_memory.store.rows", "madohub_memory.store.settings",  # one read: is stores.map set?
 }
 
 
@@ -133,7 +133,7 @@ def test_pending_lists_flags_and_turn_ids_as_lists(queue: Services) -> None:
     deploys = next(r for r in listed if r["content"].startswith("Deploys"))
     assert deploys["flags"] == ["pii"] and deploys["turn_ids"] == ["t-1", "t-2"]
     assert list(deploys) == ["id", "content", "kind", "namespace", "source", "confidence", "seen_count", "status",
-                             "flags", "created_at", "updated_at", "turn_ids"]
+                             "flags", "created_at", "updated_at", "turn_ids", "decided_by"]
 
 
 def test_a_bad_kind_is_still_one_sentence(queue: Services) -> None:
