@@ -1,5 +1,6 @@
-"""Short write transactions: no model or embedding while the write lock is held; a busy database is retried, and a final failure is one sentence (CLI) or a JSON-RPC
-error with the reason (MCP), never a traceback."""
+"""Short write transactions: no model or embedding while the write lock is held; a busy
+database is retried, and a final failure is one sentence (CLI) or a JSON-RPC error with the
+reason (MCP), never a traceback."""
 
 from __future__ import annotations
 
