@@ -13,13 +13,15 @@ import pytest
 from test_ingest_helpers import SESSION, cc_user, write_jsonl
 
 from madohub_memory.core.clock import Clock
-from madohub_memory.core.types import CandidateDraft, Mode
+from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.types import CandidateDraft, Mode, SubmitResult
 from madohub_memory.ingest.model import TurnView
 from madohub_memory.recall.embeddings import get_embedder
 from madohub_memory.recall.vector_cache import forget_all
 from madohub_memory.services import Services
 from madohub_memory.services.batch_submit import CHUNK
 from madohub_memory.services.ingest import IngestService
+from madohub_memory.services.review import PreparedDraft, ReviewService
 from madohub_memory.store.database import LockStats
 
 # A repeat (same fingerprint) and a paraphrase (found by its vector) inside one group of drafts.
@@ -115,3 +117,24 @@ def test_a_setting_changed_inside_a_held_block_is_read_again(svc: Services) -> N
         svc.settings.set("dedup.semantic", False)
         assert svc.settings.get("dedup.semantic") is False
     assert svc.settings.get("dedup.semantic") is False
+
+
+def test_a_draft_the_write_refuses_rolls_back_its_group_and_costs_only_itself(
+    svc: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refused = "User wants this one refused at the write."
+    original = ReviewService.commit
+
+    def commit(self: ReviewService, prepared: PreparedDraft, *, current: bool = False) -> SubmitResult:
+        if prepared.draft.content == refused:
+            raise ValidationError("refused at the write")
+        return original(self, prepared, current=current)
+
+    monkeypatch.setattr(ReviewService, "commit", commit)
+    texts = [f"User keeps lint rule number {i} enabled." for i in range(10)]
+    texts[4] = refused
+    summary = IngestService(svc, extractor=VerbatimExtractor()).ingest_paths([str(_session(tmp_path, texts))])
+    assert summary["candidates"]["new"] == 9 and summary["candidates"]["invalid"] == 1
+    stored = [r[0] for r in _state(svc)]
+    assert stored == [t for t in texts if t != refused]  # each once, in order, none half-written
+    assert svc.store.scalar("SELECT COUNT(*) FROM candidate_sightings") == 9

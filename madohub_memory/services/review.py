@@ -127,7 +127,9 @@ class ReviewService:
         validated: bool = False, turns: dict[str, str] | None = None,
     ) -> PreparedDraft:
         """Everything slow about a submit, done without the write lock: validation, the
-        semantic match (model load, embedding) and the lookup of the draft's turns.
+        semantic match (model load, embedding) and the lookup of the draft's turns. (A drain
+        round loads the model and its drafts' vectors first, then prepares and commits a
+        group of drafts inside one short transaction: :mod:`.batch_submit`.)
 
         ``validated``: ``draft`` comes from :meth:`validate` already; ``turns``: the
         conversation of each stored turn the draft names, looked up for a whole batch
