@@ -57,6 +57,7 @@ class PreparedDraft:
     fingerprint: str
     semantic: Equivalent | None
     sources: list[Source]
+    exact: Equivalent | None = None  # what the fingerprint found when prepared
     target: Services | None = None  # the mapped store it is written to (setting stores.map)
 
 
@@ -129,24 +130,37 @@ class ReviewService:
 
     def prepare(
         self, draft: CandidateDraft, actor: str | None = None, *, session: str | None = None,
+        validated: bool = False, turns: dict[str, str] | None = None,
     ) -> PreparedDraft:
         """Everything slow about a submit, done without the write lock: validation, the
-        semantic match (model load, embedding) and the lookup of the draft's turns."""
-        draft, target = self._route(draft)
-        if target is not None:
-            return replace(target.review.prepare(draft, actor, session=session), target=target)
-        draft = self.validate(draft)
+        semantic match (model load, embedding) and the lookup of the draft's turns. (A drain
+        round loads the model and its drafts' vectors first, then prepares and commits a
+        group of drafts inside one short transaction: :mod:`.batch_submit`.)
+
+        ``validated``: ``draft`` comes from :meth:`validate` already; ``turns``: the
+        conversation of each stored turn the draft names, looked up for a whole batch
+        (:mod:`.batch_submit`, which routes no draft: with ``stores.map`` set every draft
+        takes the single path)."""
+        if not validated:
+            draft, target = self._route(draft)
+            if target is not None:
+                return replace(target.review.prepare(draft, actor, session=session), target=target)
+            draft = self.validate(draft)
         assert draft.namespace is not None  # validate() always names one
         actor = validate_actor(actor or _ACTOR_FOR_SOURCE[draft.source])
         fp = fingerprint(draft.content)
         semantic = None
-        if find_exact(self.svc, draft.kind, draft.namespace, fp) is None:
+        exact = find_exact(self.svc, draft.kind, draft.namespace, fp)
+        if exact is None:
             semantic = (find_listing(self.svc, draft.content, draft.kind, draft.namespace)
                         or find_semantic(self.svc, draft.content, draft.kind, draft.namespace))
-        return PreparedDraft(draft, actor, fp, semantic, self._sources(draft, session))
+        return PreparedDraft(draft, actor, fp, semantic, self._sources(draft, session, turns), exact)
 
-    def commit(self, prepared: PreparedDraft) -> SubmitResult:
-        """The write of a prepared draft: a short transaction of point queries and inserts."""
+    def commit(self, prepared: PreparedDraft, *, current: bool = False) -> SubmitResult:
+        """The write of a prepared draft: a short transaction of point queries and inserts.
+
+        ``current``: the draft was prepared inside the write transaction this commit joins,
+        so what its lookups found is still true and is not read again."""
         if prepared.target is not None and prepared.target is not self.svc:
             return prepared.target.review.commit(prepared)
         draft, actor, fp = prepared.draft, prepared.actor, prepared.fingerprint
@@ -154,7 +168,11 @@ class ReviewService:
         store = self.svc.store
         with self.changes.batch():
             now = self.svc.clock.now_iso()
-            match = find_exact(self.svc, draft.kind, draft.namespace, fp) or confirm(self.svc, prepared.semantic)
+            if current:
+                match = prepared.exact or prepared.semantic
+            else:
+                match = (find_exact(self.svc, draft.kind, draft.namespace, fp)
+                         or confirm(self.svc, prepared.semantic))
             if match is None:
                 values = {
                     "content": draft.content, "kind": draft.kind, "namespace": draft.namespace,
@@ -184,7 +202,8 @@ class ReviewService:
         target = self.svc.stores.for_namespace(namespace)
         return (draft if target is None else replace(draft, namespace=namespace)), target
 
-    def _sources(self, draft: CandidateDraft, session: str | None) -> list[Source]:
+    def _sources(self, draft: CandidateDraft, session: str | None,
+                 turns: dict[str, str] | None = None) -> list[Source]:
         """(turn id, session, source key) of each sighting the draft makes.
 
         A stored turn is its own source, in its conversation. A turn id that is not stored
@@ -195,7 +214,8 @@ class ReviewService:
         session = session or default_session()
         if not draft.turn_ids:
             return [Source(None, session, f"session:{session}")]
-        known = candidate_rows.turn_conversations(self.svc.store, list(draft.turn_ids))
+        known = (turns if turns is not None
+                 else candidate_rows.turn_conversations(self.svc.store, list(draft.turn_ids)))
         extracted = draft.source in ("turn", "compaction")
         out = []
         for turn_id in draft.turn_ids:

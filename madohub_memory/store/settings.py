@@ -19,7 +19,9 @@ def get_raw(store: Store, key: str) -> Any | None:
 def set_raw(store: Store, key: str, value: Any, at: str) -> None:
     import json
 
-    from madohub_memory.core.secrets import redact_value  # the scanner only for a write (reads are on `pending`'s path)
+    from madohub_memory.core.secrets import (
+        redact_value,  # the scanner only for a write (reads are on `pending`'s path)
+    )
 
     store.execute(
         "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
