@@ -10,7 +10,8 @@ zero new rows). With ``--runs N`` the figures are medians over N runs in separat
 ``embedding_seconds`` is the time spent embedding drafts for semantic dedup (model load
 included), mostly on a worker thread that overlaps extraction and submits, so
 ``turns_per_s_excluding_embedding`` overstates what removing it would gain;
-``load_average_1min`` says how busy the shared machine was.
+``load_average_1min`` says how busy the shared machine was; ``cpu_ms_per_turn`` (user + sys
+of every thread of the process, over the timed import) is far less sensitive to it.
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ def one_run(data: Path) -> dict:
     timer = _EncodeTimer()
     with tempfile.TemporaryDirectory() as tmp, Services.open(Path(tmp) / "bench.db") as svc:
         timer.install(svc)  # the model itself loads lazily, inside the timed run
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         summary = svc.ingest.ingest_paths([str(data)])
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         before = _rows(svc)
         started = time.perf_counter()
         again = svc.ingest.ingest_paths([str(data)])
@@ -78,6 +79,8 @@ def one_run(data: Path) -> dict:
         "turns": turns,
         "seconds": round(elapsed, 3),
         "turns_per_s": round(turns / elapsed, 1),
+        "cpu_seconds": round(cpu, 3),
+        "cpu_ms_per_turn": round(1000 * cpu / max(1, turns), 3),
         "candidates_new": created,
         "candidates_seen_again": summary["candidates"]["seen_again"],
         "candidates_per_turn": round(created / max(1, turns), 4),

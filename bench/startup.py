@@ -19,7 +19,10 @@ warm, as it is for a command used every day). Scenarios:
 
 Targets (issue 11): remember and recall < 400 ms, version and pending < 150 ms, hook < 200 ms.
 ``cpu_ms`` gives the CPU time (user + system) of the same runs and ``best_ms`` the fastest
-run: on a shared machine the wall time also counts waiting for a core. ``load_average``
+run: on a shared machine the wall time also counts waiting for a core. ``import_ms`` gives
+the time ``version`` and ``pending`` spend importing modules (``python -X importtime``);
+with ``--instructions``, ``instructions_m`` counts the millions of instructions they execute
+(under valgrind): unlike every time, that count does not move with the machine's load. ``load_average``
 gives the 1-minute load before and after; on a shared machine run it as
 ``nice -n -20 python bench/startup.py --json`` (as root) so that the runs wait less.
 
@@ -161,11 +164,40 @@ def timed(command: list[str], env: dict[str, str], stdin: bytes | None = None, l
     return elapsed
 
 
+def import_ms(command: list[str], env: dict[str, str], runs: int) -> float:
+    """Time spent importing modules in one cold run of ``command`` (a ``python`` command): the sum
+    of ``-X importtime``'s self times, median of ``runs``: most of what a short command costs.
+    (A wall time too: on a busy machine it grows with the load; see :func:`instructions_m`.)"""
+    totals = []
+    for _ in range(runs):
+        done = subprocess.run([command[0], "-X", "importtime", *command[1:]], capture_output=True, text=True,
+                              env=env, timeout=300)
+        totals.append(sum(int(line.split("|")[0].split(":")[1]) for line in done.stderr.splitlines()
+                          if line.startswith("import time:") and line.split("|")[0].split(":")[1].strip().isdigit()))
+    return round(statistics.median(totals) / 1000, 1)
+
+
+def instructions_m(command: list[str], env: dict[str, str]) -> float | None:
+    """Millions of machine instructions one run of ``command`` executes (valgrind's cachegrind,
+    no cache simulation; about 50 times slower than a plain run): the same on a quiet or a busy
+    machine, so two versions can be compared while others use the cores. None without valgrind."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        return None
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           *command], capture_output=True, text=True, env=env, timeout=600)
+    for line in done.stderr.splitlines():
+        if "I" in line and "refs:" in line:
+            return round(int(line.split("refs:")[1].strip().replace(",", "")) / 1e6, 1)
+    return None
+
+
 def median_ms(values: list[float]) -> float:
     return round(statistics.median(values) * 1000, 1)
 
 
-def run(base: list[str], runs: int, memories: int, transcript_mb: float) -> dict[str, Any]:
+def run(base: list[str], runs: int, memories: int, transcript_mb: float, instructions: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="madohub-startup-") as tmp:
         folder = Path(tmp)
         db = build_fixture(folder, memories)
@@ -216,6 +248,17 @@ def run(base: list[str], runs: int, memories: int, transcript_mb: float) -> dict
             report["python_floor_ms"] = median_ms([timed([sys.executable, "-c", "pass"], env) for _ in range(runs)])
             report["numpy_import_ms"] = median_ms(
                 [timed([sys.executable, "-c", "import numpy"], env) for _ in range(runs)])
+            report["import_ms"] = {
+                "version": import_ms([*base, "--version"], env, runs),
+                "pending": import_ms([*base, "pending", *at_db], env, runs),
+            }
+        if instructions:
+            report["instructions_m"] = {
+                "python_floor": instructions_m([sys.executable, "-c", "pass"], env),
+                "version": instructions_m([*base, "--version"], env),
+                "pending": instructions_m([*base, "pending", *at_db], env),
+                "pending_json": instructions_m([*base, "pending", "--json", *at_db], env),
+            }
         return report
 
 
@@ -226,10 +269,12 @@ def main() -> int:
     parser.add_argument("--transcript-mb", type=float, default=2.0,
                         help="size of the session the Stop hook runs in (default 2 MB, a long session)")
     parser.add_argument("--command", help="the CLI to time (default: this python -m madohub_memory)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of --version and pending under valgrind (load-independent)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     base = shlex.split(args.command) if args.command else [sys.executable, "-m", "madohub_memory"]
-    print_report(run(base, args.runs, args.memories, args.transcript_mb), args.json)
+    print_report(run(base, args.runs, args.memories, args.transcript_mb, args.instructions), args.json)
     return 0
 
 

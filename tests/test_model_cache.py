@@ -139,3 +139,17 @@ def test_caches_of_other_versions_are_pruned(cache_dir: Path) -> None:
         os.utime(old / "manifest.json", (now - age_days * 86400, now - age_days * 86400))
     ensure(cache_dir / "thing-new", lambda into: (into / "manifest.json").write_text("{}"))
     assert sorted(p.name for p in cache_dir.iterdir()) == ["thing-new", "thing-old0", "thing-old1"]
+
+
+def test_word_by_word_segmentation_gives_the_package_pieces(cache_dir: Path) -> None:
+    """The cache's tokenizer segments word by word and remembers words (FORMAT 5): the pieces
+    of every text are still the package's own, first time and from the word memory."""
+    backend = model_cache.load_use()
+    folder = cache_dir / model_cache.cache_key()
+    assert '"word_local": true' in (folder / "manifest.json").read_text(encoding="utf-8")
+    package = model_cache._module("pure_tokenizer.py", "pure_tokenizer").UsePureTokenizer(
+        str(model_cache.model_files()[1]))
+    texts = [*TEXTS, "the the the theatre", "  leading and trailing  ", "▁already▁marked", "a\u2581b",
+             "unknown \U0001F9EA\U0001FAE0 chars", "混合 mixed 文本 text 混合", "don't re-run `make   test` now!"]
+    for _ in range(2):  # the second round is served from the remembered words
+        assert [backend.sp.encode(t) for t in texts] == [package.encode(t) for t in texts]

@@ -1,6 +1,6 @@
-"""Short write transactions: no model, embedding or per-draft loop while the write lock is
-held; a busy database is retried, and a final failure is one sentence (CLI) or a JSON-RPC
-error with the reason (MCP), never a traceback."""
+"""Short write transactions: no model or embedding while the write lock is held; a busy
+database is retried, and a final failure is one sentence (CLI) or a JSON-RPC error with the
+reason (MCP), never a traceback."""
 
 from __future__ import annotations
 
@@ -56,8 +56,11 @@ class _OneDraftPerUserTurn:
                 for t in turns if t.role == "user"]
 
 
-def test_an_extraction_round_never_submits_its_drafts_inside_one_transaction(
+def test_an_extraction_round_never_asks_a_plugged_matcher_under_the_write_lock(
         svc: Services, lock_watch: list[bool], tmp_path: Path) -> None:
+    """The default matcher's work is loaded before a group of drafts is written in one
+    transaction (tests/test_batch_submit.py); a plugged one may run a model, so with it each
+    draft is matched before its own transaction."""
     from madohub_memory.services.ingest import IngestService
 
     transcript = tmp_path / "chat.jsonl"

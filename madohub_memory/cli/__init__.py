@@ -13,21 +13,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from madohub_memory import __version__
 from madohub_memory.core.errors import UserError
-from madohub_memory.core.secrets import redact
 
 COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
     "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
-    "scrub", "desktop", "backup", "doctor", "context",
+    "scrub", "desktop", "backup", "doctor", "context", "history",
 ]
 
 
@@ -50,8 +48,34 @@ def common_parser() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line, or with ``only`` just the commands of that one module."""
+class _Unused:
+    """Stands for the parser of a sub-command this run does not need: takes every call
+    (``add_argument``, ``set_defaults``, argument groups...) and builds nothing."""
+
+    def __getattr__(self, _name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *_args: Any, **_kwargs: Any) -> _Unused:
+        return self
+
+
+class _OnlyCommand:
+    """The sub-parsers action as a command module's ``register`` sees it when one command of
+    the module is run: only that command's parser is built (each costs a cold start ~1 ms)."""
+
+    def __init__(self, subparsers: Any, command: str) -> None:
+        self._subparsers = subparsers
+        self._command = command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if name == self._command:
+            return self._subparsers.add_parser(name, **kwargs)
+        return _Unused()
+
+
+def build_parser(only: str | None = None, command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``only`` just the commands of that one module (with
+    ``command`` too, just that command of it)."""
     parser = argparse.ArgumentParser(
         prog="madohub-memory",
         description="Human-gated long-term memory for AI agents.",
@@ -60,8 +84,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     add_global_options(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     common = common_parser()
+    target = _OnlyCommand(subparsers, command) if only and command else subparsers
     for name in [only] if only else COMMAND_MODULES:
-        importlib.import_module(f"{__name__}.{name}_cmd").register(subparsers, common)
+        importlib.import_module(f"{__name__}.{name}_cmd").register(target, common)
     parser.commands = sorted(subparsers.choices)  # type: ignore[attr-defined]
     return parser
 
@@ -90,6 +115,8 @@ def module_for(command: str) -> str | None:
     module is registered, as before."""
     if command in COMMAND_MODULES:
         return command
+    import importlib.util
+
     needles = (f'add_parser("{command}"', f"add_parser('{command}'")
     for name in COMMAND_MODULES:
         spec = importlib.util.find_spec(f"{__name__}.{name}_cmd")
@@ -111,7 +138,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     command = command_name(argv)
     module = module_for(command) if command else None
     if module is not None:
-        parser = build_parser(module)
+        parser = build_parser(module, command)
         if command in parser.commands:  # type: ignore[attr-defined]
             return parser.parse_args(argv)
     return build_parser().parse_args(argv)
@@ -144,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             exit_at_once(code)
         return code
     except UserError as exc:
+        from madohub_memory.core.secrets import redact  # the scanner loads only when there is a sentence
+
         print(f"madohub-memory: {redact(str(exc))}", file=sys.stderr)  # errors may quote the input
         return exc.exit_code
     except Exception as exc:  # a database failure met outside a transaction: still one sentence

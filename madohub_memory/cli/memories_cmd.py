@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from madohub_memory.cli.output import emit, open_services, positive_id, table
+from madohub_memory.cli.output import emit, open_services, store_ref, table
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -18,37 +18,41 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("memory", help="edit, delete, pin or show one memory")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     a = actions.add_parser("show", parents=[common], help="one memory with its originating turns")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_show)
     a = actions.add_parser("edit", parents=[common], help="change content, kind or namespace")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.add_argument("--content", metavar="T")
     a.add_argument("--kind", metavar="K")
     a.add_argument("--namespace", metavar="NS")
     a.set_defaults(handler=_edit)
     a = actions.add_parser("delete", parents=[common], help="delete (undo brings it back)")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_delete)
     a = actions.add_parser("pin", parents=[common], help="pin: always recalled, never evicted")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_pin, pinned=True)
     a = actions.add_parser("unpin", parents=[common], help="remove the pin")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_pin, pinned=False)
     a = actions.add_parser("deprecate", parents=[common], help="keep it, but out of recall")
-    a.add_argument("id", type=positive_id)
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_deprecate)
 
 
 def _list(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
-        rows = [m.to_dict() for m in svc.memories.list(args.namespace, args.status)]
+        owner, label = svc.stores.holder(args.namespace) if args.namespace else (svc, None)  # a mapped namespace: its store's memories
+        rows = [m.to_dict() for m in owner.memories.list(args.namespace, args.status)]
+    if label:
+        rows = [{**r, "store": label} for r in rows]
     if args.sort == "recalled":
         rows.sort(key=lambda r: (r["hit_count"], r["last_hit_at"] or ""), reverse=True)
     for row in rows:
         row["last_recalled"] = (row["last_hit_at"] or "")[:16].replace("T", " ") or None
-    emit(args, rows, table(rows, ["id", "kind", "namespace", "pinned", "hit_count", "last_recalled", "weight",
-                                  "content"]))
+    shown = [{**r, "id": f"{label}:{r['id']}"} for r in rows] if label else rows
+    emit(args, rows, table(shown, ["id", "kind", "namespace", "pinned", "hit_count", "last_recalled", "weight",
+                                   "content"]))
     return 0
 
 

@@ -33,6 +33,6 @@ def _recall(args: argparse.Namespace) -> int:
         return 0
     # The table names how many turns a memory came from (`memory show ID` lists them, --json has
     # them): four turn ids are 150 characters, and the memory's text would come after them.
-    shown = [{**r, "turns": len(r.get("turn_ids") or [])} for r in rows]
+    shown = [{**r, "id": h.ref, "turns": len(r.get("turn_ids") or [])} for r, h in zip(rows, hits, strict=True)]
     emit(args, rows, table(shown, ["id", "score", "kind", "namespace", "date", "turns", "content"]))
     return 0

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import asdict
+import sys
+from typing import TYPE_CHECKING
 
-from madohub_memory.cli.output import emit, open_services, positive_id, table
+from madohub_memory.cli.output import emit, open_services, positive_id, store_ref, table
 from madohub_memory.core.errors import ValidationError
-from madohub_memory.core.types import SubmitResult
 from madohub_memory.core.vocab import KINDS
-from madohub_memory.store.liveness import terminal_session
+
+if TYPE_CHECKING:  # the read commands (pending) load no dataclass machinery: see tests/test_pending_startup.py
+    from madohub_memory.core.types import SubmitResult
+    from madohub_memory.services import Services
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -37,14 +40,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(handler=_pending)
 
     p = sub.add_parser("approve", parents=[common], help="approve a candidate, optionally edited")
-    p.add_argument("id", type=positive_id)
+    p.add_argument("id", type=store_ref, help="12, or team:12 for a candidate of a mapped store")
     p.add_argument("--content", metavar="T", help="the edited text that becomes memory")
     p.add_argument("--kind", metavar="K")
     p.add_argument("--namespace", metavar="NS")
     p.set_defaults(handler=_approve)
 
     p = sub.add_parser("reject", parents=[common], help="reject a candidate")
-    p.add_argument("id", type=positive_id)
+    p.add_argument("id", type=store_ref, help="12, or team:12 for a candidate of a mapped store")
     p.set_defaults(handler=_reject)
 
     p = sub.add_parser(
@@ -60,7 +63,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _submit_result(args: argparse.Namespace, result: SubmitResult) -> None:
-    emit(args, asdict(result), result.sentence())
+    from dataclasses import asdict
+
+    data = asdict(result)
+    if data.get("store") is None:
+        data.pop("store", None)
+    emit(args, data, result.sentence())
 
 
 def _add(args: argparse.Namespace) -> int:
@@ -70,6 +78,8 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _remember(args: argparse.Namespace) -> int:
+    from madohub_memory.store.liveness import terminal_session
+
     with open_services(args) as svc:
         session = args.session or os.environ.get("MADOHUB_SESSION") or terminal_session()
         result = svc.review.remember(args.text, args.kind, args.namespace, args.confidence, args.turn,
@@ -79,26 +89,51 @@ def _remember(args: argparse.Namespace) -> int:
 
 
 def _pending(args: argparse.Namespace) -> int:
+    from madohub_memory.services.pending_list import pending_rows
+
     with open_services(args, create=False) as svc:
-        rows = [c.to_dict() for c in svc.review.pending(args.kind, args.namespace)]
+        owner, label = svc.stores.holder(args.namespace) if args.namespace else (svc, None)  # a mapped namespace: its store's queue
+        rows = pending_rows(owner, args.kind, args.namespace)
+        elsewhere = [] if args.namespace or args.json else mapped_elsewhere(svc)
     for row in rows:
         row.pop("fingerprint", None)
         row.pop("memory_id", None)
-    emit(args, rows, table(rows, ["id", "kind", "namespace", "source", "confidence", "seen_count", "flags", "content"]))
+        if label:
+            row["store"] = label
+    shown = [{**r, "id": f"{label}:{r['id']}"} for r in rows] if label else rows
+    emit(args, rows, table(shown, ["id", "kind", "namespace", "source", "confidence", "seen_count", "flags",
+                                   "content"]))
+    for line in elsewhere:
+        print(line, file=sys.stderr)
     return 0
+
+
+def mapped_elsewhere(svc: Services) -> list[str]:
+    """One line per mapped store whose queue this listing leaves out (setting stores.map)."""
+    if not svc.has_store_map():
+        return []
+    from madohub_memory.services.stores import mapped_queues
+
+    return [f"({', '.join(namespaces)}: queued in the store {label}, {shown}; list them with"
+            f" `pending --namespace {namespaces[0]}`.)" for label, shown, namespaces in mapped_queues(svc)]
 
 
 def _approve(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         memory_id = svc.review.approve(args.id, content=args.content, kind=args.kind, namespace=args.namespace)
-    emit(args, {"candidate_id": args.id, "memory_id": memory_id}, f"approved candidate {args.id} as memory {memory_id}")
+        approved_by = svc.review.get(args.id).decided_by
+    prefix = f"{args.id.store}:" if args.id.store else ""
+    emit(args, {"candidate_id": args.id, "memory_id": memory_id, "approved_by": approved_by},
+         f"approved candidate {args.id} as memory {prefix}{memory_id}")
     return 0
 
 
 def _reject(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         svc.review.reject(args.id)
-    emit(args, {"candidate_id": args.id, "status": "rejected"}, f"rejected candidate {args.id}")
+        rejected_by = svc.review.get(args.id).decided_by
+    emit(args, {"candidate_id": args.id, "status": "rejected", "rejected_by": rejected_by},
+         f"rejected candidate {args.id}")
     return 0
 
 
@@ -120,6 +155,7 @@ def _restore(args: argparse.Namespace) -> int:
 def _undo(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         rows = svc.review.undo()
-    undone = [{"entity": r["entity"], "id": r["entity_id"], "action": r["action"]} for r in rows]
-    emit(args, {"undone": undone}, "undid " + ", ".join(f"{u['action']} {u['entity']} {u['id']}" for u in undone))
+        person = svc.person
+    undone = [{"entity": r["entity"], "id": r["entity_id"], "action": r["action"], "by": r["person"]} for r in rows]
+    emit(args, {"undone": undone, "person": person}, "undid " + ", ".join(f"{u['action']} {u['entity']} {u['id']}" for u in undone))
     return 0

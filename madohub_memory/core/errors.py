@@ -116,5 +116,9 @@ class ForeignDatabaseError(StorageError):
     """The file is not ours: another program's SQLite file, a newer schema, or not SQLite."""
 
 
+class MappedStoreError(StorageError):
+    """A store named by setting ``stores.map`` could not be opened (missing file, server down)."""
+
+
 class MissingDatabaseError(StorageError):
     """A read command named a database file that does not exist (it is not created)."""

@@ -13,13 +13,15 @@ import logging
 import traceback
 from typing import Any
 
-from madohub_memory.core.secrets import redact
-
 _installed = False
 
 
 def redact_record(record: logging.LogRecord) -> logging.LogRecord:
-    """Mask the message, its arguments and any exception text of ``record`` in place."""
+    """Mask the message, its arguments and any exception text of ``record`` in place. (The
+    scanner is imported with the first record, not with :func:`install`: a command that logs
+    nothing does not load it.)"""
+    from madohub_memory.core.secrets import redact
+
     try:
         message = record.getMessage()
     except Exception:  # a bad format string: keep the record as the logging module would

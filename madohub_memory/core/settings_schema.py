@@ -131,6 +131,44 @@ def _workspace_map(value: Any) -> dict[str, str]:
     return mapping
 
 
+def _store_map(value: Any) -> dict[str, str]:
+    """Namespace -> store (an absolute file path, ``~/…``, or a ``postgresql://`` DSN), as a
+    mapping, a JSON object, or ``namespace=location`` items separated by commas or new lines."""
+    from madohub_memory.core.locations import is_dsn
+
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValidationError(
+                "The store map is not valid JSON: use {\"workspace:shop\": \"/path/team.db\"}.") from None
+    if isinstance(value, dict):
+        pairs = [(str(k), str(v)) for k, v in value.items()]
+    else:
+        pairs = []
+        for item in str(value).replace("\n", ",").split(","):
+            if not item.strip():
+                continue
+            namespace, sep, location = item.partition("=")
+            if not sep:
+                raise ValidationError(
+                    "{item} is not namespace=store (e.g. workspace:shop=/srv/team.db).", item=shown(item.strip()),
+                )
+            pairs.append((namespace, location))
+    mapping: dict[str, str] = {}
+    for namespace, location in pairs:
+        if not namespace.strip():
+            raise ValidationError("Every store needs a namespace before '=' (e.g. workspace:shop=/srv/team.db).")
+        namespace, location = validate_namespace(namespace.strip()), location.strip()
+        if not (is_dsn(location) or location.startswith(("/", "~")) or (len(location) > 2 and location[1] == ":")):
+            raise ValidationError(
+                "The store of {namespace} must be an absolute file path or a postgresql:// address.",
+                namespace=namespace,
+            )
+        mapping[namespace] = location
+    return mapping
+
+
 def _choice(*choices: str) -> Callable[[Any], str]:
     def parse(value: Any) -> str:
         text = str(value).strip()
@@ -150,6 +188,13 @@ def _persona(value: Any) -> str:
     return text
 
 
+def _person_name(value: Any) -> str:
+    text = " ".join(str(value).split())
+    if len(text) > 64:
+        raise ValidationError("A name is at most 64 characters ({value} is longer).", value=shown(value))
+    return text
+
+
 SETTINGS: dict[str, Setting] = {
     s.key: s
     for s in [
@@ -161,6 +206,9 @@ SETTINGS: dict[str, Setting] = {
             "Kinds never auto-approved (comma-separated).",
         ),
         Setting("archive_days", 30, _int_range(1, 3650), "Archive pending candidates untouched this long."),
+        Setting("user.name", "", _person_name,
+                "Your name on the changes you make ('approved by …'); $MADOHUB_USER overrides it; empty: your"
+                " OS login. Ignored on a shared server, where your database role names you."),
         Setting("persona", "default", _persona, "Active persona: the default namespace persona:<name>."),
         Setting("extraction.backend", "offline", _choice("offline", "llm", "claude-code"),
                 "Extractor: offline (built in), llm (OpenAI-compatible endpoint) or claude-code (claude -p)."),
@@ -178,6 +226,8 @@ SETTINGS: dict[str, Setting] = {
                 "Model for the claude-code backend (empty = Claude Code's default)."),
         Setting("workspace.map", {}, _workspace_map,
                 "Folders that belong to a project, as prefix=project (beyond git repositories and worktrees)."),
+        Setting("stores.map", {}, _store_map,
+                "Namespaces kept in another store (a team file or server), as namespace=location."),
         Setting("embedding.model", "use-multilingual", _choice("use-multilingual", "minilm"),
                 "Embedding model for recall and dedup (use-multilingual or minilm)."),
         Setting("dedup.semantic", True, _bool, "Also treat near-paraphrases (embedding cosine) as duplicates."),

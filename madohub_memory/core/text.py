@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 
 from madohub_memory.core.cjk import count_cjk
 from madohub_memory.core.errors import ValidationError, shown
+from madohub_memory.core.lazy_re import lazy_compile
 from madohub_memory.core.vocab import MAX_CONTENT_CHARS
+
+# The patterns compile on first use (core/lazy_re.py): every command imports this module
+# for first_line, and a read command such as ``pending`` never cleans a text.
 
 # Zero-width characters, bidi embeddings/overrides/isolates, BOM and soft hyphen:
 # invisible in the dashboard but able to hide or reorder text an agent later reads.
-_INVISIBLE_RE = re.compile("[\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_INVISIBLE_RE = lazy_compile("[\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 # ZWNJ and ZWJ are letters' glue in Persian and Indic scripts and join emoji sequences
 # (👨‍👩‍👧): kept between two non-ASCII characters, removed elsewhere (where they only
 # split a word or a key in two).
-_JOINER_RE = re.compile("[\u200c\u200d]")
+_JOINER_RE = lazy_compile("[\u200c\u200d]")
 # Lone surrogates (a JSON string cut mid-emoji, bytes smuggled in through argv) cannot be
 # stored as UTF-8: each becomes U+FFFD.
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_FINGERPRINT_DROP_RE = re.compile(r"[\W_]+", re.UNICODE)
+_SURROGATE_RE = lazy_compile("[\ud800-\udfff]")
+_CONTROL_RE = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_FINGERPRINT_DROP_RE = lazy_compile(r"[\W_]+", re.UNICODE)
 
 
 def _joiner(match: re.Match[str]) -> str:
@@ -64,12 +66,17 @@ def validate_content(text: str | None) -> str:
 
 def normalise_for_fingerprint(text: str) -> str:
     """NFKC, case-folded, with punctuation and whitespace removed (works for CJK too)."""
+    import unicodedata
+
     text = unicodedata.normalize("NFKC", clean_text(text)).casefold()
     return _FINGERPRINT_DROP_RE.sub("", text)
 
 
 def fingerprint(text: str) -> str:
-    """Stable short hash of the normalised text: the fast path of dedup."""
+    """Stable short hash of the normalised text: the fast path of dedup. (``hashlib`` is
+    imported here: it loads OpenSSL, which read commands such as ``pending`` never need.)"""
+    import hashlib
+
     return hashlib.sha1(normalise_for_fingerprint(text).encode("utf-8")).hexdigest()[:20]
 
 

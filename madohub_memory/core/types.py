@@ -45,10 +45,14 @@ class SubmitResult:
     candidate_id: int
     memory_id: int | None = None
     auto_approved: bool = False
+    store: str | None = None  # the mapped store it went to (setting stores.map); None: this one
 
     def sentence(self) -> str:
         """What happened, in the words the CLI prints and the MCP server hands the agent."""
-        return OUTCOME_SENTENCES[self.outcome].format(candidate_id=self.candidate_id, memory_id=self.memory_id)
+        prefix = f"{self.store}:" if self.store else ""
+        text = OUTCOME_SENTENCES[self.outcome].format(
+            candidate_id=f"{prefix}{self.candidate_id}", memory_id=f"{prefix}{self.memory_id}")
+        return f"{text} (store {self.store})" if self.store else text
 
 
 OUTCOME_SENTENCES = {
@@ -75,6 +79,7 @@ class Candidate:
     updated_at: str
     memory_id: int | None = None
     turn_ids: list[str] = field(default_factory=list)
+    decided_by: str | None = None  # the person who approved, rejected or restored it
 
     def to_dict(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -98,6 +103,9 @@ class Memory:
     created_at: str
     updated_at: str
     turn_ids: list[str] = field(default_factory=list)
+    approved_by: str | None = None  # the person who approved it (None: the policy, or unknown)
+    edited_by: str | None = None  # the last person who changed it by hand, and when
+    edited_at: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -6,10 +6,10 @@ repeats these rules as CHECK constraints so a bug elsewhere cannot slip a bad va
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from madohub_memory.core.errors import ValidationError, shown
+from madohub_memory.core.lazy_re import lazy_compile
 
 KINDS: Final = ("preference", "fact", "decision", "pattern", "postmortem", "event")
 SOURCES: Final = ("remember", "turn", "compaction", "manual")
@@ -22,7 +22,7 @@ ROLES: Final = ("user", "assistant", "tool", "system")
 MAX_CONTENT_CHARS: Final = 10_000
 DEFAULT_PERSONA: Final = "default"
 
-_NAMESPACE_RE = re.compile(r"^(persona|workspace):(\S(?:.*\S)?)$")
+_NAMESPACE_RE = lazy_compile(r"^(persona|workspace):(\S(?:.*\S)?)$")
 
 
 def validate_kind(kind: str) -> str:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from madohub_memory.core.vocab import KINDS
+from madohub_memory.gui.change_list import ChangeList
 from madohub_memory.gui.i18n import age_label, ago_label, icon, kind_label, namespace_label
 from madohub_memory.gui.memory_model import COLUMNS, MemoryModel
 from madohub_memory.gui.pending_tab import QueueTable
@@ -141,6 +142,7 @@ class ApprovedTab(QWidget):
             self.kind.addItem(kind_label(kind), kind)
         self.info = QLabel()
         self.info.setWordWrap(True)
+        self.info.setTextFormat(Qt.TextFormat.PlainText)  # a person's name is shown as typed
         self.info.setObjectName("facts")
         self.save_btn = self._button("approve", self.tr("&Save"), "Ctrl+S", self.save)
         self.pin_btn = self._button("pin", self.tr("&Pin"), "P", self.toggle_pin)
@@ -163,6 +165,11 @@ class ApprovedTab(QWidget):
         rl.addLayout(kind_row)
         rl.addWidget(self.info)
         rl.addLayout(buttons)
+        self.changes_title = QLabel(self.tr("Changes"))
+        self.changes_title.setObjectName("sectionTitle")
+        self.changes = ChangeList()
+        rl.addWidget(self.changes_title)
+        rl.addWidget(self.changes)
         rl.addStretch(1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
@@ -317,6 +324,8 @@ class ApprovedTab(QWidget):
                                self.tr("Memory #%1").replace("%1", str(mid)))
             self.editor.setPlainText("")
             self.info.setText("")
+            self.changes.memory_id = None
+            self.changes.clear()
             self.draft_note.hide()
             self._set_enabled(False)
             return
@@ -331,12 +340,40 @@ class ApprovedTab(QWidget):
         recalled = (self.tr("recalled %1 times, last %2").replace("%1", f"{row['hit_count']:,}")
                     .replace("%2", ago_label(row["last_hit_at"]))
                     if row["hit_count"] else self.tr("never recalled yet"))
-        info = (self.tr("%1 · %2 · created %3").replace("%1", namespace_label(row["namespace"]))
-                .replace("%2", recalled).replace("%3", ago_label(row["created_at"])))
-        if row["auto"]:
-            info += " · " + self.tr("approved by the auto-approve policy")
-        self.info.setText(info)
+        self.info.setText(self._provenance(row, recalled))
+        self._load_changes(row["id"])
         self.jump_btn.setEnabled(bool(row["first_turn"]))
+
+    def _load_changes(self, mid: int) -> None:
+        """Who changed the memory and when (read on the worker; a late answer is dropped)."""
+        self.changes.memory_id = mid
+        query_op(self.worker, lambda ctx: ctx.svc.changelog.changes(memory_id=mid, limit=8),
+                 lambda rows: self._changes_arrived(mid, rows))
+
+    def _changes_arrived(self, mid: int, rows: list[dict[str, Any]]) -> None:
+        self.changes.show_changes(mid, rows)
+        shown = self.changes.count() > 0  # an imported memory has no recorded changes
+        self.changes_title.setVisible(shown)
+        self.changes.setVisible(shown)
+
+    def _provenance(self, row: dict[str, Any], recalled: str) -> str:
+        """Namespace and recall use, then who approved and who last edited it, a line each
+        ("approved by wei · 2 h ago")."""
+        namespace = namespace_label(row["namespace"])
+        if row.get("approved_by"):
+            lines = [self.tr("%1 · %2").replace("%1", namespace).replace("%2", recalled),
+                     self.tr("approved by %1 · %2").replace("%1", row["approved_by"])
+                     .replace("%2", ago_label(row["created_at"]))]
+        else:
+            info = (self.tr("%1 · %2 · created %3").replace("%1", namespace)
+                    .replace("%2", recalled).replace("%3", ago_label(row["created_at"])))
+            if row["auto"]:
+                info += " · " + self.tr("approved by the auto-approve policy")
+            lines = [info]
+        if row.get("edited_by"):
+            lines.append(self.tr("edited by %1 · %2").replace("%1", row["edited_by"])
+                         .replace("%2", ago_label(row.get("edited_at"))))
+        return "\n".join(lines)
 
     # -- actions -------------------------------------------------------------------------
 

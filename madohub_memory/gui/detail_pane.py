@@ -313,7 +313,9 @@ class DetailPane(QWidget):
             kind = html.escape(kind_label(near["kind"]))
             ns = html.escape(namespace_label(near["namespace"]))
             score = html.escape(self.tr("similarity %1").replace("%1", f"{near['score']:.0%}"))
-            self.nearest.setText(f"<b>#{near['id']}</b> {kind} · {ns} · {score}<br>{diff_html(near['diff'])}")
+            who = (" · " + html.escape(self.tr("approved by %1").replace("%1", near["approved_by"]))
+                   if near.get("approved_by") else "")
+            self.nearest.setText(f"<b>#{near['id']}</b> {kind} · {ns} · {score}{who}<br>{diff_html(near['diff'])}")
 
     # -- edits ---------------------------------------------------------------------------
 

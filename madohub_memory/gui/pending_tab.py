@@ -87,6 +87,7 @@ class PendingTab(TriageMixin, QWidget):
         self.worker.operation_did_execute.connect(self._operation_did_execute)
         self.model.refresh(reset=True)
         self._load_namespaces()
+        query_op(self.worker, _mapped_queues, self._mapped_queues_arrived)
 
     # -- layout --------------------------------------------------------------------------
 
@@ -196,8 +197,14 @@ class PendingTab(TriageMixin, QWidget):
         self.hint = QLabel(self.tr("A approve · X reject · E edit · Enter jump to turn · Space skip · "
                                    "Ctrl+Z undo · / filter · ? all shortcuts"))
         self.hint.setObjectName("hint")
+        self.elsewhere = QLabel()  # namespaces whose queue is in another store (stores.map)
+        self.elsewhere.setObjectName("hint")
+        self.elsewhere.setWordWrap(True)
+        self.elsewhere.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.elsewhere.hide()
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
+        layout.addWidget(self.elsewhere)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.hint)
         guard_wheel(self)
@@ -282,6 +289,14 @@ class PendingTab(TriageMixin, QWidget):
         else:
             self.approve_btn.setText(self.tr("&Approve"))
             self.reject_btn.setText(self.tr("&Reject"))
+
+    def _mapped_queues_arrived(self, queues: list[tuple[str, str, list[str]]]) -> None:
+        lines = [self.tr("Candidates of %1 are queued in the store %2; review them there: "
+                         "madohub-memory gui --db %3").replace("%1", ", ".join(namespaces))
+                 .replace("%2", label).replace("%3", shown)
+                 for label, shown, namespaces in queues]
+        self.elsewhere.setText("\n".join(lines))
+        self.elsewhere.setVisible(bool(lines))
 
     def _load_namespaces(self) -> None:
         query_op(self.worker, lambda ctx: ctx.queue.namespaces(), self._namespaces_arrived)
@@ -484,3 +499,12 @@ class PendingTab(TriageMixin, QWidget):
 
     def shutdown(self) -> None:
         self.lane.stop()
+
+
+def _mapped_queues(ctx: Any) -> list[tuple[str, str, list[str]]]:
+    """Where the queues of mapped namespaces are (worker thread; nothing loaded without a map)."""
+    if not ctx.svc.settings.get("stores.map"):
+        return []
+    from madohub_memory.services.stores import mapped_queues
+
+    return mapped_queues(ctx.svc)

@@ -67,12 +67,15 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
             # One server process serves one agent session: its repeats count once.
             result = svc.review.remember(content, kind, namespace, confidence, turn_id,
                                          session=f"mcp|{process_identity()}")
-            candidate = svc.review.get(result.candidate_id) if result.candidate_id else None
-        return {
+            candidate = svc.review.candidate_of(result)
+        out: dict[str, Any] = {
             "outcome": result.outcome, "candidate_id": result.candidate_id, "memory_id": result.memory_id,
             "status": candidate.status if candidate else None,
             "note": result.sentence(),
         }
+        if result.store:  # a namespace kept in another store (setting stores.map)
+            out["store"] = result.store
+        return out
 
     def recall(
         query: str, namespace: str | None = None, k: int = 10, include_persona: bool = True,
@@ -87,32 +90,36 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         with _tool_errors(), open_services() as svc:
             hits = svc.recall.search(query, namespace, k, include_persona, source="mcp")
             text = svc.recall.render(hits) if render else None
+            warnings = svc.recall.warnings  # a mapped store it answered without
         out: dict[str, Any] = {
             "memories": [
                 {"id": h.id, "score": round(h.score, 4), "content": h.content, "kind": h.kind,
                  "namespace": h.namespace, "date": h.said_on, "created_at": h.created_at,
-                 "turn_ids": h.turn_ids}
+                 "turn_ids": h.turn_ids, **({"store": h.store} if h.store else {})}
                 for h in hits
             ],
-            "note": "Approved memories; they may be out of date.",
+            "note": " ".join(["Approved memories; they may be out of date.", *warnings]),
         }
         if render:
             out["text"] = text
         return out
 
     def list_memories(namespace: str | None = None, limit: int = 50) -> dict[str, Any]:
-        """List approved, active memories (newest first), optionally in one namespace. limit: 1 to 500."""
+        """List approved, active memories (newest first), optionally in one namespace. limit: 1 to 500.
+        approved_by names the person who approved each (null: the auto-approve policy, or unknown)."""
         with _tool_errors(), open_services() as svc:
             if not isinstance(limit, int) or limit < 1:
                 raise UserError("limit must be a whole number of at least 1.")
-            rows = svc.memories.list(namespace, "active")
+            owner, label = svc.stores.holder(namespace) if namespace else (svc, None)  # stores.map
+            rows = owner.memories.list(namespace, "active")
         rows.sort(key=lambda m: (m.updated_at, m.id), reverse=True)
         return {
             "total": len(rows),
             "memories": [
                 {"id": m.id, "content": m.content, "kind": m.kind, "namespace": m.namespace,
                  "pinned": m.pinned, "date": m.updated_at[:10], "hit_count": m.hit_count,
-                 "last_hit_at": m.last_hit_at}
+                 "last_hit_at": m.last_hit_at, "approved_by": m.approved_by,
+                 **({"store": label} if label else {})}
                 for m in rows[: min(limit, 500)]
             ],
         }

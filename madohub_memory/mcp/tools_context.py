@@ -42,7 +42,8 @@ def register(server: MCPServer, open_services: Callable[[], Services]) -> None:
         return {
             "text": context.text, "workspace": context.workspace, "memory_ids": context.memory_ids,
             "tokens": context.tokens, "left_out": context.left_out,
-            "note": "Approved memories; they may be out of date.",
+            "note": " ".join(["Approved memories; they may be out of date.", *context.warnings]),
+            **({"stores": context.stores} if context.stores else {}),
         }
 
     server.add_tool(session_context)

@@ -71,9 +71,18 @@ class Hit:
     freshness: float
     turn_ids: list[str] = field(default_factory=list)
     turn_date: str | None = None
+    store: str | None = None  # the store it came from, when namespaces are kept in several
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        out = dict(self.__dict__)
+        if out["store"] is None:
+            del out["store"]
+        return out
+
+    @property
+    def ref(self) -> str:
+        """The id to act on it by: ``12``, or ``team:12`` for a memory of another store."""
+        return f"{self.store}:{self.id}" if self.store and self.store != "local" else str(self.id)
 
     @property
     def said_on(self) -> str:

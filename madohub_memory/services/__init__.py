@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from madohub_memory.services.review import ReviewService
     from madohub_memory.services.session_context import SessionContextService
     from madohub_memory.services.settings import SettingsService
+    from madohub_memory.services.stores import StoreRouter
     from madohub_memory.services.sweep import SweepService
     from madohub_memory.services.transfer import TransferService
     from madohub_memory.services.turns import TurnService
@@ -49,23 +50,42 @@ class Services:
     This class is the one place where a family is created; each is typed, so a front end
     calling a misspelt method is caught by mypy, not by a user."""
 
-    def __init__(self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN) -> None:
+    mapped = False
+    """True for a store opened because ``stores.map`` names it: it is written and read as it
+    is, its own map (if any) is not followed (no store reaches a third, no loops)."""
+    home: frozenset[str] = frozenset()
+    """For a mapped store: the namespaces the map keeps there (an edit may not leave them)."""
+
+    def __init__(
+        self, store: Store, clock: Clock | None = None, origin: str = DEFAULT_ORIGIN, person: str | None = None,
+    ) -> None:
         log_redaction.install()  # no log line of this process carries a secret
         self.store = store
         self.clock = clock or Clock()
         self.origin = origin
+        self.person_override = person
 
     @classmethod
     def open(
         cls, path: str | os.PathLike[str] | None = None, clock: Clock | None = None,
-        origin: str = DEFAULT_ORIGIN, *, create: bool = True, check: bool = True,
+        origin: str = DEFAULT_ORIGIN, *, create: bool = True, check: bool = True, person: str | None = None,
     ) -> Services:
         """Open (and with ``create``, create if missing) the database; read commands pass
         ``create=False`` so that a mistyped path is an error, not a new empty database.
         ``check=False`` (doctor, backup) opens a file marked damaged."""
-        return cls(open_store(path or default_database(), create=create, check=check), clock, origin)
+        return cls(open_store(path or default_database(), create=create, check=check), clock, origin, person)
+
+    @property
+    def person(self) -> str | None:
+        """The person recorded on this object's changes (read afresh: a setting may change)."""
+        from madohub_memory.services.person import resolve_person
+
+        return resolve_person(self)
 
     def close(self) -> None:
+        router = self.__dict__.get("stores")
+        if router is not None:  # mapped stores opened through this object
+            router.close()
         self.store.close()
 
     def __enter__(self) -> Services:
@@ -80,6 +100,21 @@ class Services:
         from madohub_memory.services.changes import ChangeLog
 
         return ChangeLog(self)
+
+    def has_store_map(self) -> bool:
+        """Whether setting ``stores.map`` names any store: one point read, without loading
+        the settings registry (``pending`` runs on every agent turn)."""
+        from madohub_memory.store.settings import get_raw
+
+        return not self.mapped and bool(get_raw(self.store, "stores.map"))
+
+    @cached_property
+    def stores(self) -> StoreRouter:
+        """Namespaces kept in other stores (setting ``stores.map``) and those stores, opened
+        on first use and closed with this object."""
+        from madohub_memory.services.stores import StoreRouter
+
+        return StoreRouter(self)
 
     @cached_property
     def settings(self) -> SettingsService:

@@ -103,7 +103,17 @@ class ChangeLog:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self._batch: str | None = None
+        self._person: str | None = None
         self._touched: set[str] = set()
+
+    def person(self) -> str | None:
+        """The person recorded on the changes being made (resolved once per batch)."""
+        if self._batch is not None and self._person is not None:
+            return self._person
+        person = self.svc.person
+        if self._batch is not None:
+            self._person = person
+        return person
 
     @contextmanager
     def batch(self, batch_id: str | None = None) -> Iterator[str]:
@@ -120,6 +130,7 @@ class ChangeLog:
                 yield self._batch
         finally:
             self._batch = None
+            self._person = None
 
     def record(
         self,
@@ -133,7 +144,7 @@ class ChangeLog:
         history.record(
             self.svc.store, entity=entity, entity_id=entity_id, action=action, actor=actor,
             at=self.svc.clock.now_iso(), before=before, after=after,
-            batch=self._batch or _batch_id(), origin=self.svc.origin,
+            batch=self._batch or _batch_id(), origin=self.svc.origin, person=self.person(),
         )
         self._touched.add(_KIND_OF_ENTITY[entity])
 
@@ -145,6 +156,20 @@ class ChangeLog:
         """What was recorded since the last call (and forget it)."""
         touched, self._touched = self._touched, set()
         return OpChanges.of(*touched)
+
+    def changes(
+        self, *, memory_id: int | None = None, candidate_id: int | None = None, person: str | None = None,
+        limit: int = 50,
+    ) -> list[dict[str, Any]]:
+        """The newest history rows, newest first: of one memory (with the candidate it was
+        approved from), of one candidate, or all; optionally only one person's."""
+        store = self.svc.store
+        if memory_id is not None:
+            rows = history.of_memory(store, memory_id, limit)
+            return [r for r in rows if person is None or r["person"] == person]
+        if candidate_id is not None:
+            return history.recent(store, entity="candidate", entity_id=candidate_id, person=person, limit=limit)
+        return history.recent(store, person=person, limit=limit)
 
     # -- undo ----------------------------------------------------------------------------
 
@@ -224,6 +249,6 @@ class ChangeLog:
         history.record(
             store, entity=entity, entity_id=entity_id, action="undo", actor="human",
             at=self.svc.clock.now_iso(), before=current_snapshot, after=restored, batch=undo_batch,
-            origin=self.svc.origin,
+            origin=self.svc.origin, person=self.person(),
         )
         self._touched.add(_KIND_OF_ENTITY[entity])

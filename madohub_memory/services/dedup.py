@@ -54,6 +54,23 @@ def find_semantic(svc: Services, content: str, kind: str, namespace: str) -> Equ
     return None
 
 
+def semantic_preloadable() -> bool:
+    """Whether every semantic match can be made a lookup before the write lock is taken
+    (:func:`preload_semantic`): true for the default matcher and for none, not for a plugged
+    one, which may run anything."""
+    return _semantic_matcher is None or _semantic_matcher is _default_semantic_matcher
+
+
+def preload_semantic(svc: Services, contents: list[str], groups: set[tuple[str, str]]) -> None:
+    """Load what the default semantic matcher will need for a batch of validated drafts
+    (model, their vectors, their groups) before the write lock is taken; nothing for
+    another matcher."""
+    if _semantic_matcher is _default_semantic_matcher:
+        from madohub_memory.services.semantic_dedup import preload
+
+        preload(svc, contents, groups)
+
+
 def confirm(svc: Services, match: Equivalent | None) -> Equivalent | None:
     """Re-read a match found before the write lock was taken: it may have been rejected,
     approved, archived or deleted meanwhile (cheap point queries, no model)."""

@@ -63,6 +63,15 @@ class DraftEmbedding:
         while self._jobs and (drafts is None or self._jobs[0][0] < drafts):
             self._jobs.pop(0)[1].result()
 
+    def embedded(self) -> int:
+        """How many drafts, from the first, are embedded now (never waits): those can be
+        submitted while the passes go on. A failed batch counts as done; :meth:`wait`
+        raises its failure."""
+        for first, job in self._jobs:
+            if not job.done():
+                return first
+        return self._total - len(self._texts)
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)

@@ -34,4 +34,13 @@ def edit_values(
         values["kind"] = validate_kind(kind)
     if namespace:
         values["namespace"] = validate_namespace(namespace, svc.settings.get("persona"))
+        stays_in_store(svc, values["namespace"])
     return values
+
+
+def stays_in_store(svc: Services, namespace: str) -> None:
+    """With a store map, an edit keeps an entry in the store that holds its namespace."""
+    if svc.mapped or svc.has_store_map():
+        from madohub_memory.services.stores import keep_in_store
+
+        keep_in_store(svc, namespace)

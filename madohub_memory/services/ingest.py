@@ -20,13 +20,15 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import to_iso
-from madohub_memory.core.errors import StorageError, UserError
+from madohub_memory.core.errors import MappedStoreError, StorageError, UserError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import build_passes
 from madohub_memory.ingest.sanitize import check_result
+from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
+from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
@@ -247,6 +249,10 @@ class IngestService:
         else:
             for key in (*OUTCOMES, "invalid"):
                 summary["candidates"][key] += counts[key]
+            if counts.get("deferred"):  # for a mapped store that is away (setting stores.map)
+                summary["candidates"]["deferred"] = summary["candidates"].get("deferred", 0) + counts["deferred"]
+                summary["warnings"].append({"file": path, "message": "extraction postponed: a store named by "
+                                            "stores.map could not be opened; the turns stay pending"})
 
     def _read(self, path: str, fmt: str) -> tuple[ReadResult, int, int]:
         """Read a file, resuming a line format after the previous read when the file only grew.
@@ -370,8 +376,9 @@ class IngestService:
         Each round claims whole conversations (taking over claims whose process is gone),
         runs the extractor and the embedding of its drafts (on a worker thread, overlapping the
         extraction: :mod:`.draft_embedding`) outside any transaction, then
-        submits the drafts one short transaction each and marks the turns done. The write
-        lock is never held across a model, a network call or a loop over drafts. When the
+        submits the drafts in short transactions of up to 64 (:mod:`.batch_submit`) and marks
+        the turns done. The write lock is never held across a model, a network call or
+        more than about 0.1 s of submits. When the
         extractor or the database fails, the passes that finished are kept (a model call
         already paid for) and the other claims are released (those turns stay pending);
         a round redone after a crash adds nothing twice (a sighting from a known turn is
@@ -396,35 +403,42 @@ class IngestService:
             if not rows:
                 break
             drafts: list[CandidateDraft] = []
+            passes: list[list[str]] = []  # the turns of each draft's pass
             done: list[str] = []
+            deferred: set[str] = set()  # passes with a draft for a mapped store that is away
             failure: BaseException | None = None
             embedding = DraftEmbedding(self.svc)  # embeds on a second core while passes run
+            submitted = 0
             try:
-                for turn_ids, found in self._extract(extractor, rows):
+                results = self._extract(extractor, rows)
+                while True:
+                    try:
+                        turn_ids, found = next(results)
+                    except StopIteration:
+                        break
+                    except BaseException as exc:  # keep what finished (a model call already paid for)
+                        failure = exc
+                        break
                     drafts.extend(found)
+                    passes.extend([turn_ids] * len(found))
                     done.extend(turn_ids)
                     embedding.add(found)
-            except BaseException as exc:  # keep what finished (a model call already paid for)
-                failure = exc
-            try:
+                    # The groups embedded so far are submitted between passes, not after them all.
+                    while embedding.embedded() - submitted >= SUBMIT_GROUP:
+                        submitted = self._submit(drafts, submitted, submitted + SUBMIT_GROUP, embedding, counts,
+                                                 passes, deferred)
                 if failure is not None and not done:
                     raise failure
-                for number, draft in enumerate(drafts, 1):
-                    embedding.wait(number)
-                    try:
-                        outcome = self.svc.review.submit(draft).outcome
-                    except StorageError:
-                        raise
-                    except UserError as exc:
-                        log.info("dropped an invalid draft: %s", exc)
-                        counts["invalid"] += 1
-                        continue
-                    counts[outcome] = counts.get(outcome, 0) + 1
+                self._submit(drafts, submitted, len(drafts), embedding, counts, passes, deferred)
+                done = [turn_id for turn_id in done if turn_id not in deferred]
                 for start in range(0, len(done), WRITE_CHUNK):
                     with store.transaction():
                         ingest_rows.finish_turns(store, done[start:start + WRITE_CHUNK], self.owner, "done", now)
                 if failure is not None:
                     raise failure  # the turns whose pass did not finish are released below
+                if deferred:  # back to pending for a later pass (a sighting is never counted twice)
+                    with store.transaction():
+                        ingest_rows.release_claims(store, self.owner)
             except BaseException:
                 try:
                     with store.transaction():
@@ -435,7 +449,40 @@ class IngestService:
             finally:
                 embedding.close()
             counts["turns"] += len(done)
+            if deferred:
+                break  # not again in this drain: the store is still away
         return counts
+
+    def _submit(self, drafts: list[CandidateDraft], start: int, end: int, embedding: DraftEmbedding,
+                counts: dict[str, int], passes: list[list[str]], deferred: set[str]) -> int:
+        """Submit ``drafts[start:end]`` (each group once the worker has embedded it); returns ``end``.
+
+        With ``stores.map`` set, drafts go one by one through the routing submit: a draft for a
+        mapped store that is away leaves its pass's turns (``passes``) in ``deferred``."""
+        if not self.svc.has_store_map():
+            for outcome in submit_drafts(self.svc, drafts[start:end], ready=lambda n: embedding.wait(start + n)):
+                counts[outcome] = counts.get(outcome, 0) + 1
+            return end
+        for number in range(start + 1, end + 1):
+            embedding.wait(number)
+            if deferred and deferred.issuperset(passes[number - 1]):
+                continue
+            try:
+                outcome = self.svc.review.submit(drafts[number - 1]).outcome
+            except MappedStoreError as exc:  # its namespace's store is away: that pass waits
+                if not deferred:
+                    log.warning("%s Its turns stay pending.", exc)
+                deferred.update(passes[number - 1])
+                counts["deferred"] = counts.get("deferred", 0) + 1
+                continue
+            except StorageError:
+                raise
+            except UserError as exc:
+                log.info("dropped an invalid draft: %s", exc)
+                counts["invalid"] += 1
+                continue
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return end
 
     def _orphaned_owners(self) -> tuple[list[str], list[str]]:
         """Claim owners whose process is gone, and owners that cannot be checked from here."""

@@ -44,7 +44,10 @@ class MemoryService:
     def _change(self, memory_id: int, action: str, values: dict[str, Any], actor: str = "human") -> None:
         with self.changes.batch():
             before = self._require(memory_id)
-            values = {**values, "updated_at": self.svc.clock.now_iso()}
+            now = self.svc.clock.now_iso()
+            values = {**values, "updated_at": now}
+            if actor == "human":  # "edited by wei": the last person who changed it by hand
+                values.update(edited_by=self.changes.person(), edited_at=now)
             memory_rows.update(self.svc.store, memory_id, values)
             self.changes.record(
                 "memory", memory_id, action, actor, before, memory_rows.get_row(self.svc.store, memory_id)

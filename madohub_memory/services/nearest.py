@@ -128,6 +128,7 @@ class NearestService:
             return None
         return {
             "id": best["id"], "content": best["content"], "kind": best["kind"],
-            "namespace": best["namespace"], "score": best["score"],
+            "namespace": best["namespace"], "score": best["score"], "approved_by": best.get("approved_by"),
+            "created_at": best["created_at"],
             "diff": word_diff(best["content"], content),
         }

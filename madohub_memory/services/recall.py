@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -54,6 +55,7 @@ HEADERS = {
 class RecallService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
+        self.warnings: list[str] = []  # the last search's: a mapped store it answered without
 
     # -- the index ------------------------------------------------------------------
 
@@ -133,8 +135,49 @@ class RecallService:
         settings = self.svc.settings
         k = self.clamp_k(k, settings.get("recall.k"))
         scope = self.scope(namespace, include_persona)
-        store = self.svc.store
+        limits = (int(settings.get("recall.vector_k")), int(settings.get("recall.keyword_k")),
+                  int(settings.get("recall.recent_n")))
+        self.warnings = []
+        if not self.svc.mapped and settings.get("stores.map"):  # namespaces kept in other stores
+            from madohub_memory.services.recall_merge import gather_stores
 
+            signals, self.warnings = gather_stores(self.svc, text, scope, mode, limits)
+            for warning in self.warnings:
+                log.warning("%s", warning)
+        else:
+            signals = [self.gather(text, scope, mode, limits)]
+        merged = merge_signals(signals)
+        now = self.svc.clock.now()
+        rows = merged.rows
+        share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
+        similarity = ranking.fuse(merged.vector, merged.keyword, share)
+        fits = ranking.date_fits(rows, temporal.query_window(text, now.date())) if mode == "hybrid" else {}
+        scores = ranking.relevance(rows, similarity, fits, priors=mode == "hybrid")
+        many = len(signals) > 1
+        hits = ranking.rank(
+            rows, merged.vector, merged.keyword, scores, now, 2 * k if many else k,
+            similarity=similarity, sure=merged.sure,
+            freshness_share=float(settings.get("recall.freshness_share")),
+        )
+        hits = [h for h in hits if h.score > 0 or h.pinned]
+        if many or signals[0].label is not None:
+            hits = split_keys(hits, signals, k)
+        if record:
+            for part in signals:
+                mine = [h for h in hits if h.store == part.label]
+                if part.svc.store.readonly or (part.svc.mapped and not mine):
+                    continue  # a read-only file answers without counting hits
+                part.svc.recall._record(mine, text, namespace, source)
+        return hits
+
+    def gather(
+        self, text: str, scope: list[str] | None, mode: str, limits: tuple[int, int, int],
+        label: str | None = None,
+    ) -> Signals:
+        """This store's candidates for ``text`` and their raw signals (cosine, BM25), before
+        any normalisation: what :func:`merge_signals` fuses over one store or several."""
+        vector_k, keyword_k, recent_n = limits
+        store = self.svc.store
         vector: dict[int, float] = {}
         keyword: dict[int, float] = {}
         index: VectorIndex | None = None
@@ -143,35 +186,22 @@ class RecallService:
             cache = self.vectors()
             index = cache.memory_index(store)
             query_vector = cache.embedder.encode([text])[0]
-            vector = dict(index.search(query_vector, scope, settings.get("recall.vector_k")))
+            vector = dict(index.search(query_vector, scope, vector_k))
         pool = set(vector)
         if mode == "hybrid":
-            pool |= set(recall_rows.recent_ids(store, scope, settings.get("recall.recent_n")))
+            pool |= set(recall_rows.recent_ids(store, scope, recent_n))
             pool |= set(recall_rows.pinned_ids(store, scope))
         if mode != "vector":
             # In the same pass, the vector candidates get their real keyword score too.
-            keyword = self._keyword(text, scope, settings.get("recall.keyword_k"), sorted(pool))
+            keyword = self._keyword(text, scope, keyword_k, sorted(pool))
             pool |= set(keyword)
-        sure: list[int] = []
+        sure: list[tuple[float, int] | None] = [None, None]
         if mode == "hybrid":
             assert index is not None and query_vector is not None
             # Each signal's best match, before the other signal's candidates are scored too.
-            sure = [max(d, key=d.__getitem__) for d in (vector, keyword) if d]
+            sure = [_best(vector), _best(keyword)]
             vector.update(_cosines(index, query_vector, pool - set(vector)))
-        share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
-        similarity = ranking.fuse(vector, keyword, share)
-        rows = recall_rows.active_rows(store, sorted(pool))
-        now = self.svc.clock.now()
-        fits = ranking.date_fits(rows, temporal.query_window(text, now.date())) if mode == "hybrid" else {}
-        scores = ranking.relevance(rows, similarity, fits, priors=mode == "hybrid")
-        hits = ranking.rank(
-            rows, vector, keyword, scores, now, k, similarity=similarity, sure=sure,
-            freshness_share=float(settings.get("recall.freshness_share")),
-        )
-        hits = [h for h in hits if h.score > 0 or h.pinned]
-        if record and not store.readonly:  # a read-only file answers, without counting hits
-            self._record(hits, text, namespace, source)
-        return hits
+        return Signals(label, self.svc, vector, keyword, recall_rows.active_rows(store, sorted(pool)), sure)
 
     def _keyword(
         self, text: str, scope: list[str] | None, limit: int, wanted: list[int]
@@ -271,6 +301,73 @@ class RecallService:
             lines.append(line)
             used += cost
         return "\n".join(lines) if len(lines) > 1 else ""
+
+
+@dataclass
+class Signals:
+    """One store's recall candidates: raw cosine and BM25 per memory id, their active rows,
+    and each signal's best match (score, id) before the other signal's candidates were
+    scored. ``label`` names the store when namespaces are kept in several."""
+
+    label: str | None
+    svc: Services
+    vector: dict[int, float]
+    keyword: dict[int, float]
+    rows: dict[int, dict[str, Any]]
+    sure: list[tuple[float, int] | None]
+
+
+@dataclass
+class Merged:
+    vector: dict[int, float] = field(default_factory=dict)
+    keyword: dict[int, float] = field(default_factory=dict)
+    rows: dict[int, dict[str, Any]] = field(default_factory=dict)
+    sure: list[int] = field(default_factory=list)
+
+
+def merge_signals(signals: list[Signals]) -> Merged:
+    """The candidates of every store under one key space, to be fused and ranked as if one
+    store held them all: cosines are comparable across stores (one embedding model), BM25
+    nearly so, and max-normalisation then runs over the union. Key = id × stores + position
+    (one store: the id itself). The best match of each signal over all stores is kept sure."""
+    count = len(signals)
+    out = Merged()
+    best: list[tuple[float, int] | None] = [None, None]
+    for position, part in enumerate(signals):
+        def key(memory_id: int, position: int = position) -> int:
+            return memory_id * count + position
+
+        out.vector.update({key(i): v for i, v in part.vector.items()})
+        out.keyword.update({key(i): v for i, v in part.keyword.items()})
+        out.rows.update({key(i): row for i, row in part.rows.items()})
+        for signal, found in enumerate(part.sure):
+            if found is not None and (best[signal] is None or found[0] > best[signal][0]):  # type: ignore[index]
+                best[signal] = (found[0], key(found[1]))
+    out.sure = [found[1] for found in best if found is not None]
+    return out
+
+
+def split_keys(hits: list[Hit], signals: list[Signals], k: int) -> list[Hit]:
+    """Hits back under their own store's ids, labelled with the store; the same text found
+    in two stores (an entry copied to the team store) is kept once, where it ranks higher."""
+    count = len(signals)
+    out: list[Hit] = []
+    seen: dict[str, int] = {}
+    for hit in hits:
+        position = hit.id % count
+        text = " ".join(hit.content.split()).casefold()
+        if seen.setdefault(text, position) != position:
+            continue
+        hit.id, hit.store = hit.id // count, signals[position].label
+        out.append(hit)
+    return out[:k]
+
+
+def _best(scores: dict[int, float]) -> tuple[float, int] | None:
+    if not scores:
+        return None
+    memory_id = max(scores, key=scores.__getitem__)
+    return scores[memory_id], memory_id
 
 
 def _cosines(index: VectorIndex, query: np.ndarray, ids: set[int]) -> dict[int, float]:

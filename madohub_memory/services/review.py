@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,8 @@ from madohub_memory.core.vocab import (
     validate_source,
 )
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
-from madohub_memory.services.edits import edit_values, masked_content
+from madohub_memory.services.edits import edit_values, masked_content, stays_in_store
+from madohub_memory.services.pending_list import pending_fields
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
 from madohub_memory.store.fts_text import warm as warm_keyword_index
@@ -56,6 +57,8 @@ class PreparedDraft:
     fingerprint: str
     semantic: Equivalent | None
     sources: list[Source]
+    exact: Equivalent | None = None  # what the fingerprint found when prepared
+    target: Services | None = None  # the mapped store it is written to (setting stores.map)
 
 
 class ReviewService:
@@ -116,6 +119,10 @@ class ReviewService:
         process, a terminal session); repeated sightings from one source are not counted
         again. Default: this process.
         """
+        draft, target = self._route(draft)
+        if target is not None:  # a namespace kept in another store: queued (and reviewed) there
+            result = target.review.submit(draft, actor, session=session)
+            return replace(result, store=self.svc.stores.label_of(self.svc.stores.location_for(draft.namespace or "")))
         result = self.commit(self.prepare(draft, actor, session=session))
         if result.outcome in ("new", "seen_again") and self.svc.settings.get("auto_approve.enabled"):
             self.auto_approve(only=[result.candidate_id])
@@ -123,27 +130,49 @@ class ReviewService:
 
     def prepare(
         self, draft: CandidateDraft, actor: str | None = None, *, session: str | None = None,
+        validated: bool = False, turns: dict[str, str] | None = None,
     ) -> PreparedDraft:
         """Everything slow about a submit, done without the write lock: validation, the
-        semantic match (model load, embedding) and the lookup of the draft's turns."""
-        draft = self.validate(draft)
+        semantic match (model load, embedding) and the lookup of the draft's turns. (A drain
+        round loads the model and its drafts' vectors first, then prepares and commits a
+        group of drafts inside one short transaction: :mod:`.batch_submit`.)
+
+        ``validated``: ``draft`` comes from :meth:`validate` already; ``turns``: the
+        conversation of each stored turn the draft names, looked up for a whole batch
+        (:mod:`.batch_submit`, which routes no draft: with ``stores.map`` set every draft
+        takes the single path)."""
+        if not validated:
+            draft, target = self._route(draft)
+            if target is not None:
+                return replace(target.review.prepare(draft, actor, session=session), target=target)
+            draft = self.validate(draft)
         assert draft.namespace is not None  # validate() always names one
         actor = validate_actor(actor or _ACTOR_FOR_SOURCE[draft.source])
         fp = fingerprint(draft.content)
         semantic = None
-        if find_exact(self.svc, draft.kind, draft.namespace, fp) is None:
+        exact = find_exact(self.svc, draft.kind, draft.namespace, fp)
+        if exact is None:
             semantic = (find_listing(self.svc, draft.content, draft.kind, draft.namespace)
                         or find_semantic(self.svc, draft.content, draft.kind, draft.namespace))
-        return PreparedDraft(draft, actor, fp, semantic, self._sources(draft, session))
+        return PreparedDraft(draft, actor, fp, semantic, self._sources(draft, session, turns), exact)
 
-    def commit(self, prepared: PreparedDraft) -> SubmitResult:
-        """The write of a prepared draft: a short transaction of point queries and inserts."""
+    def commit(self, prepared: PreparedDraft, *, current: bool = False) -> SubmitResult:
+        """The write of a prepared draft: a short transaction of point queries and inserts.
+
+        ``current``: the draft was prepared inside the write transaction this commit joins,
+        so what its lookups found is still true and is not read again."""
+        if prepared.target is not None and prepared.target is not self.svc:
+            return prepared.target.review.commit(prepared)
         draft, actor, fp = prepared.draft, prepared.actor, prepared.fingerprint
         assert draft.namespace is not None  # validated in prepare()
         store = self.svc.store
         with self.changes.batch():
             now = self.svc.clock.now_iso()
-            match = find_exact(self.svc, draft.kind, draft.namespace, fp) or confirm(self.svc, prepared.semantic)
+            if current:
+                match = prepared.exact or prepared.semantic
+            else:
+                match = (find_exact(self.svc, draft.kind, draft.namespace, fp)
+                         or confirm(self.svc, prepared.semantic))
             if match is None:
                 values = {
                     "content": draft.content, "kind": draft.kind, "namespace": draft.namespace,
@@ -163,7 +192,18 @@ class ReviewService:
             assert match.candidate is not None
             return self._seen_again(match.candidate, prepared, now)
 
-    def _sources(self, draft: CandidateDraft, session: str | None) -> list[Source]:
+    def _route(self, draft: CandidateDraft) -> tuple[CandidateDraft, Services | None]:
+        """The draft with its namespace resolved here (the local persona is the default) and
+        the store it belongs in: ``None`` for this one. A mapped store that cannot be opened
+        is one sentence, and nothing is written here instead."""
+        if self.svc.mapped or not self.svc.settings.get("stores.map"):
+            return draft, None
+        namespace = validate_namespace(draft.namespace, self.svc.settings.get("persona"))
+        target = self.svc.stores.for_namespace(namespace)
+        return (draft if target is None else replace(draft, namespace=namespace)), target
+
+    def _sources(self, draft: CandidateDraft, session: str | None,
+                 turns: dict[str, str] | None = None) -> list[Source]:
         """(turn id, session, source key) of each sighting the draft makes.
 
         A stored turn is its own source, in its conversation. A turn id that is not stored
@@ -174,7 +214,8 @@ class ReviewService:
         session = session or default_session()
         if not draft.turn_ids:
             return [Source(None, session, f"session:{session}")]
-        known = candidate_rows.turn_conversations(self.svc.store, list(draft.turn_ids))
+        known = (turns if turns is not None
+                 else candidate_rows.turn_conversations(self.svc.store, list(draft.turn_ids)))
         extracted = draft.source in ("turn", "compaction")
         out = []
         for turn_id in draft.turn_ids:
@@ -270,10 +311,18 @@ class ReviewService:
             raise NotFoundError("No candidate with id {candidate_id}.", candidate_id=candidate_id)
         return candidate
 
+    def candidate_of(self, result: SubmitResult) -> Candidate | None:
+        """The candidate a submit queued or counted, read from the store it went to."""
+        if not result.candidate_id:
+            return None
+        if result.store is None:
+            return self.get(result.candidate_id)
+        location = self.svc.stores.location_of_label(result.store)
+        owner = self.svc if location is None else self.svc.stores.open(location)
+        return owner.review.get(result.candidate_id)
+
     def pending(self, kind: str | None = None, namespace: str | None = None) -> list[Candidate]:
-        kind = validate_kind(kind) if kind else None
-        namespace = validate_namespace(namespace) if namespace else None
-        return candidate_rows.list_by_status(self.svc.store, "pending", kind=kind, namespace=namespace)
+        return [Candidate(**fields) for fields in pending_fields(self.svc, kind, namespace)]
 
     def _require(self, candidate_id: int, *statuses: str) -> dict[str, Any]:
         row = candidate_rows.get_row(self.svc.store, candidate_id)
@@ -312,7 +361,10 @@ class ReviewService:
                 validate_namespace(namespace, self.svc.settings.get("persona"))
                 if namespace else before["namespace"]
             )
+            if namespace:
+                stays_in_store(self.svc, new_ns)
             now = self.svc.clock.now_iso()
+            person = self.changes.person() if actor == "human" else None  # "approved by wei"
             fp = fingerprint(new_content)
             existing = memory_rows.find_active_by_fingerprint(store, fp, new_ns, new_kind)
             if existing is not None:
@@ -329,13 +381,15 @@ class ReviewService:
                 memory_id = memory_rows.insert(
                     store,
                     {"candidate_id": candidate_id, "content": new_content, "kind": new_kind,
-                     "namespace": new_ns, "fingerprint": fp, "created_at": now, "updated_at": now},
+                     "namespace": new_ns, "fingerprint": fp, "created_at": now, "updated_at": now,
+                     "approved_by": person},
                 )
                 self.changes.record(
                     "memory", memory_id, "create", actor, None, memory_rows.get_row(store, memory_id)
                 )
             candidate_rows.update(
-                store, candidate_id, {"status": "approved", "memory_id": memory_id, "updated_at": now}
+                store, candidate_id,
+                {"status": "approved", "memory_id": memory_id, "updated_at": now, "decided_by": person},
             )
             self.changes.record(
                 "candidate", candidate_id, "approve", actor, before,
@@ -347,7 +401,9 @@ class ReviewService:
         with self.changes.batch():
             before = self._require(candidate_id, *allowed)
             candidate_rows.update(
-                self.svc.store, candidate_id, {"status": status, "updated_at": self.svc.clock.now_iso()}
+                self.svc.store, candidate_id,
+                {"status": status, "updated_at": self.svc.clock.now_iso(),
+                 "decided_by": self.changes.person() if actor == "human" else None},
             )
             self.changes.record(
                 "candidate", candidate_id, action, actor, before,

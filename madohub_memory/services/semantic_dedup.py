@@ -151,6 +151,23 @@ def warm(svc: Services) -> None:
         _cache(svc)
 
 
+def preload(svc: Services, contents: list[str], groups: set[tuple[str, str]]) -> None:
+    """Make every match of a batch a lookup: load the model, embed ``contents`` (cleaned and
+    masked as :meth:`ReviewService.validate` does; a text embedded already is not embedded
+    again) and load the (namespace, kind) ``groups`` (whose first load may embed their rows),
+    so that a batch matched inside one write transaction runs no model under the lock."""
+    if not svc.settings.get("dedup.semantic"):
+        return
+    cache = _cache(svc)
+    if cache is None:
+        return
+    cache.prefetch(contents)
+    with cache.groups.lock:
+        cache.groups.follow(svc.store, cache.embed)
+        for namespace, kind in sorted(groups):
+            cache.groups.group(svc.store, cache.embed, namespace, kind)
+
+
 def primer(svc: Services) -> Callable[[list[str]], int] | None:
     """What :func:`prime` does, split for a worker thread: settings and the model's cache are
     resolved here, on the caller's thread (they read the database); the returned function

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import date_said
-from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.errors import UserError, ValidationError
 from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.services.working import LABELS as WORKING_LABELS
@@ -72,9 +72,15 @@ class SessionContext:
     tokens: int = 0
     budget_tokens: int = 0
     elapsed_ms: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # a mapped store it went on without
+    stores: dict[str, list[int]] = field(default_factory=dict)  # ids of memories of mapped stores
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        out = dict(self.__dict__)
+        for key in ("warnings", "stores"):  # only when namespaces are kept in other stores
+            if not out[key]:
+                del out[key]
+        return out
 
 
 class SessionContextService:
@@ -120,29 +126,26 @@ class SessionContextService:
         ws = self.workspace_for(workspace, cwd)
         persona = f"persona:{settings.get('persona')}"
         header = lab["header"].format(scope=ws or persona)
-        store = self.svc.store
+        reader = _Reader(self.svc)
+        rows = reader.rows
         parts: list[_Part] = []
         if ws:
-            parts.append(_Part("pinned", lab["pinned"], recall_rows.context_rows(
-                store, ws, pinned=True, limit=SECTION_LIMIT), capped=False))
+            parts.append(_Part("pinned", lab["pinned"], rows(ws, pinned=True), capped=False))
             working = self._working(ws, language)
             if working:
                 parts.append(_Part("working", "", [], capped=False, block=working.splitlines()))
-            parts.append(_Part("rules", lab["rules"], recall_rows.context_rows(
-                store, ws, kinds=("pattern", "preference"), pinned=False, limit=SECTION_LIMIT)))
-        parts.append(_Part("persona", lab["persona"], recall_rows.context_rows(
-            store, persona, pinned=True, limit=SECTION_LIMIT) + recall_rows.context_rows(
-            store, persona, kinds=("preference",), pinned=False, limit=SECTION_LIMIT)))
+            parts.append(_Part("rules", lab["rules"], rows(ws, kinds=("pattern", "preference"), pinned=False)))
+        parts.append(_Part("persona", lab["persona"], rows(persona, pinned=True) + rows(
+            persona, kinds=("preference",), pinned=False)))
         if ws:
-            parts.append(_Part("decisions", lab["decisions"], recall_rows.context_rows(
-                store, ws, kinds=("decision", "postmortem"), pinned=False, limit=SECTION_LIMIT)))
-            parts.append(_Part("facts", lab["facts"], recall_rows.context_rows(
-                store, ws, kinds=("fact",), pinned=False, limit=SECTION_LIMIT)))
+            parts.append(_Part("decisions", lab["decisions"], rows(ws, kinds=("decision", "postmortem"), pinned=False)))
+            parts.append(_Part("facts", lab["facts"], rows(ws, kinds=("fact",), pinned=False)))
         room = budget - _cost(header) - _cost(lab["more"].format(n=999))
         room = _allocate(parts, room)
         # Entries are dated when they were said; a date costs the same tokens whichever it
         # is, so only the entries that fit are looked up.
-        said = recall_rows.turn_dates(store, [i for p in parts for i in p.taken_ids()])
+        entries = [p.rows[i] for p in parts for i in sorted(p.taken)]
+        said = reader.turn_dates(entries)
         lines = [header]
         for part in parts:
             lines += part.render(said)
@@ -152,14 +155,21 @@ class SessionContextService:
         has_working = any(p.name == "working" and p.block_taken for p in parts)
         if left_out:
             lines.append(lab["more"].format(n=left_out))
+        lines += reader.warnings
         text = "\n".join(lines) if (ids or has_working) else ""
         tokens = estimate_tokens(text) if text else 0
+        elsewhere = reader.ids_by_store(entries)
+        if elsewhere:  # memories of mapped stores: counted and logged where they live
+            ids = elsewhere.pop(None, [])
         if record and text:
             self.svc.recall.record_injection(ids, tokens, QUERY_LABEL, ws or persona, source)
+            for label, store_ids in elsewhere.items():
+                reader.services(label).recall.record_injection(store_ids, tokens, QUERY_LABEL, ws or persona, source)
         return SessionContext(
             text=text, workspace=ws, persona=persona, memory_ids=ids,
             sections={k: v for k, v in chosen.items() if v}, working_memory=has_working,
-            left_out=left_out, tokens=tokens, budget_tokens=budget,
+            left_out=left_out, tokens=tokens, budget_tokens=budget, warnings=reader.warnings,
+            stores={str(k): v for k, v in elsewhere.items()},
             elapsed_ms=round((time.perf_counter() - started) * 1000, 2),
         )
 
@@ -174,6 +184,69 @@ class SessionContextService:
         kept = [line for i, line in enumerate(lines)
                 if line != none and not (i + 1 < len(lines) and lines[i + 1] == none)]
         return "\n".join(kept)
+
+
+def _key(row: dict[str, Any]) -> tuple[str | None, int]:
+    return row.get(_STORE), int(row["id"])
+
+
+class _Reader:
+    """Rows of a namespace from the store that holds it (setting ``stores.map``) and those
+    left in the local store, most used first; without a map, the local store alone. A
+    mapped store that cannot be opened is a warning line, and the block goes on without it."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.mapped = bool(not svc.mapped and svc.settings.get("stores.map"))
+        self.warnings: list[str] = []
+        self._by_label: dict[str | None, Services] = {None: svc}
+
+    def rows(self, namespace: str, **query: Any) -> list[dict[str, Any]]:
+        out = recall_rows.context_rows(self.svc.store, namespace, limit=SECTION_LIMIT, **query)
+        if not self.mapped:
+            return out
+        location = self.svc.stores.location_for(namespace)
+        if location is None:
+            return out
+        try:
+            target = self.svc.stores.open(location)
+        except UserError as exc:
+            warning = f"({exc} Its memories of {namespace} are missing here.)"
+            if warning not in self.warnings:
+                self.warnings.append(warning)
+            return out
+        label = self.svc.stores.label_of(location)
+        self._by_label[label] = target
+        theirs = [{**row, _STORE: label}
+                  for row in recall_rows.context_rows(target.store, namespace, limit=SECTION_LIMIT, **query)]
+        merged = theirs + out
+        merged.sort(key=lambda r: r["hit_count"], reverse=True)  # stable: the mapped store first on ties
+        return merged[:SECTION_LIMIT]
+
+    def services(self, label: str | None) -> Services:
+        return self._by_label[label]
+
+    def turn_dates(self, rows: list[dict[str, Any]]) -> dict[tuple[str | None, int], str]:
+        out: dict[tuple[str | None, int], str] = {}
+        groups: dict[str | None, list[int]] = {}
+        for row in rows:
+            groups.setdefault(row.get(_STORE), []).append(int(row["id"]))
+        for label, ids in groups.items():
+            for memory_id, said in recall_rows.turn_dates(self._by_label[label].store, ids).items():
+                out[(label, memory_id)] = said
+        return out
+
+    def ids_by_store(self, rows: list[dict[str, Any]]) -> dict[str | None, list[int]]:
+        """Ids per store label (``None``: the local store); empty without a map."""
+        if not self.mapped:
+            return {}
+        out: dict[str | None, list[int]] = {}
+        for row in rows:
+            out.setdefault(row.get(_STORE), []).append(int(row["id"]))
+        return out
+
+
+_STORE = "_store"
 
 
 def _entry(row: dict[str, Any]) -> str:
@@ -222,12 +295,12 @@ class _Part:
     def taken_ids(self) -> list[int]:
         return [int(self.rows[p]["id"]) for p in sorted(self.taken)]
 
-    def render(self, said: dict[int, str]) -> list[str]:
+    def render(self, said: dict[tuple[str | None, int], str]) -> list[str]:
         if self.block_taken:
             return self.block[: self.block_taken]
         if not self.taken:
             return []
-        return [self.title] + [_entry({**self.rows[p], "turn_date": said.get(int(self.rows[p]["id"]))})
+        return [self.title] + [_entry({**self.rows[p], "turn_date": said.get(_key(self.rows[p]))})
                                for p in sorted(self.taken)]
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.errors import ValidationError
@@ -17,12 +19,35 @@ if TYPE_CHECKING:
 class SettingsService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
+        self._held: dict[str, Any] | None = None
 
     def get(self, key: str) -> Any:
+        held = self._held
+        if held is not None and key in held:
+            return held[key]
         if key not in SETTINGS:
             raise ValidationError("Unknown setting {key!r}: see `madohub-memory settings list`.", key=key)
         value = setting_rows.get_raw(self.svc.store, key)
-        return SETTINGS[key].default if value is None else value
+        value = SETTINGS[key].default if value is None else value
+        if held is not None:
+            held[key] = value
+        return value
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Read each setting once inside the block instead of on every ``get``.
+
+        For a batch of submits inside one write transaction (no other process can change a
+        setting meanwhile): a submit reads five settings, a round submits hundreds of drafts.
+        A ``set`` inside the block is seen by the next ``get``."""
+        if self._held is not None:
+            yield
+            return
+        self._held = {}
+        try:
+            yield
+        finally:
+            self._held = None
 
     def all(self) -> dict[str, Any]:
         return {key: self.get(key) for key in SETTINGS}
@@ -36,6 +61,8 @@ class SettingsService:
                 key=key,
             )
         changes = self.svc.changelog
+        if self._held is not None:
+            self._held.pop(key, None)
         with changes.batch():
             before = setting_rows.get_raw(self.svc.store, key)
             setting_rows.set_raw(self.svc.store, key, parsed, self.svc.clock.now_iso())

@@ -3,28 +3,40 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from madohub_memory.core.types import Candidate
 from madohub_memory.store import rows
 from madohub_memory.store.database import Store
 
+if TYPE_CHECKING:
+    from madohub_memory.core.types import Candidate
+
 CANDIDATE_COLUMNS = (
     "id", "content", "kind", "namespace", "source", "confidence", "seen_count", "status",
-    "flags", "fingerprint", "memory_id", "created_at", "updated_at",
+    "flags", "fingerprint", "memory_id", "created_at", "updated_at", "decided_by",
 )
 SIGHTING_COLUMNS = ("id", "candidate_id", "turn_id", "source", "confidence", "actor", "seen_at", "session",
                     "source_key")
 
 
+def candidate_fields(row: sqlite3.Row, turn_ids: list[str] | None = None) -> dict[str, Any]:
+    """A candidate row as the fields of :class:`~madohub_memory.core.types.Candidate`, in the
+    class's order (``flags`` a tuple). Listing the queue builds these plain dicts: the
+    ``pending`` command imports no dataclass machinery (start-up time, issue 11)."""
+    return {
+        "id": row["id"], "content": row["content"], "kind": row["kind"], "namespace": row["namespace"],
+        "source": row["source"], "confidence": row["confidence"], "seen_count": row["seen_count"],
+        "status": row["status"], "flags": tuple(f for f in row["flags"].split(",") if f),
+        "fingerprint": row["fingerprint"], "created_at": row["created_at"],
+        "updated_at": row["updated_at"], "memory_id": row["memory_id"], "turn_ids": turn_ids or [],
+        "decided_by": row["decided_by"],
+    }
+
+
 def row_to_candidate(row: sqlite3.Row, turn_ids: list[str] | None = None) -> Candidate:
-    return Candidate(
-        id=row["id"], content=row["content"], kind=row["kind"], namespace=row["namespace"],
-        source=row["source"], confidence=row["confidence"], seen_count=row["seen_count"],
-        status=row["status"], flags=tuple(f for f in row["flags"].split(",") if f),
-        fingerprint=row["fingerprint"], created_at=row["created_at"],
-        updated_at=row["updated_at"], memory_id=row["memory_id"], turn_ids=turn_ids or [],
-    )
+    from madohub_memory.core.types import Candidate  # loaded by the first caller that wants objects
+
+    return Candidate(**candidate_fields(row, turn_ids))
 
 
 def get_row(store: Store, candidate_id: int) -> dict[str, Any] | None:
@@ -123,14 +135,16 @@ def turn_conversations(store: Store, turn_ids: list[str]) -> dict[str, str]:
     return {r[0]: r[1] for r in found}
 
 
-def list_by_status(
+def fields_by_status(
     store: Store,
     status: str = "pending",
     *,
     kind: str | None = None,
     namespace: str | None = None,
     limit: int | None = None,
-) -> list[Candidate]:
+) -> list[dict[str, Any]]:
+    """The candidates in ``status`` (optionally of one kind and namespace), oldest first, as
+    :func:`candidate_fields` dicts with their turn ids."""
     sql = "SELECT * FROM candidates WHERE status = ?"
     params: list[Any] = [status]
     if kind:
@@ -146,7 +160,7 @@ def list_by_status(
     rows = store.query(sql, params)
     ids = [r["id"] for r in rows]
     turns = turn_ids_for(store, ids)
-    return [row_to_candidate(r, turns.get(r["id"], [])) for r in rows]
+    return [candidate_fields(r, turns.get(r["id"], [])) for r in rows]
 
 
 def turn_ids_for(store: Store, candidate_ids: list[int]) -> dict[int, list[str]]:

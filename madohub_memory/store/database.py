@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import sqlite3
 import threading
 import time
@@ -71,6 +70,13 @@ class LockStats:
                     "over_250ms": sum(1 for h in ordered if h > 0.25)}) + "\n")
         except OSError:
             pass
+
+
+def _jitter(low: float, high: float) -> float:
+    """A random wait between retries (``random`` is imported only when a retry happens)."""
+    import random
+
+    return random.uniform(low, high)
 
 
 def refuse_url(path: str | os.PathLike[str]) -> None:
@@ -267,7 +273,7 @@ class Store:
                     raise
                 if waited >= busy_give_up_s():
                     raise db_errors.busy(self.path, waited) from None
-                time.sleep(random.uniform(0.02, 0.2))
+                time.sleep(_jitter(0.02, 0.2))
 
     def close(self) -> None:
         if getattr(self, "conn", None) is not None:
@@ -354,7 +360,7 @@ class Store:
                     waited = time.monotonic() - started
                     if not db_errors.is_busy(exc) or waited >= wait_s:
                         raise self._fail(exc, waited) from None
-                    time.sleep(random.uniform(0.01, 0.1))
+                    time.sleep(_jitter(0.01, 0.1))
         finally:
             if short:
                 self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

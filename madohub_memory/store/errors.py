@@ -7,7 +7,6 @@ are not about the file (a bug's SQL error) are left alone.
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -108,6 +107,8 @@ def translate(exc: BaseException, path: Path | str, waited_s: float = 0.0) -> Us
 
 
 def _disk_nearly_full(path: Path | str) -> bool:
+    import shutil  # only after a failed write (it loads the compression modules: start-up time)
+
     try:
         return shutil.disk_usage(Path(path).parent).free < 256 * 1024
     except (OSError, ValueError):

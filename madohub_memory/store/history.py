@@ -21,6 +21,7 @@ def record(
     after: dict[str, Any] | None,
     batch: str,
     origin: str = "",
+    person: str | None = None,
 ) -> int:
     if entity in ENTITY_TABLES:
         before, after = redact_snapshot(entity, before), redact_snapshot(entity, after)
@@ -28,13 +29,13 @@ def record(
         masked = redact_row("history", {"before": before, "after": after})
         before, after = masked["before"], masked["after"]
     cur = store.execute(
-        "INSERT INTO history (entity, entity_id, action, actor, at, before, after, batch, origin)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO history (entity, entity_id, action, actor, at, before, after, batch, origin, person)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             entity, str(entity_id), action, actor, at,
             None if before is None else json.dumps(before, ensure_ascii=False, sort_keys=True),
             None if after is None else json.dumps(after, ensure_ascii=False, sort_keys=True),
-            batch, origin,
+            batch, origin, person,
         ),
     )
     return int(cur.lastrowid or 0)
@@ -95,5 +96,36 @@ def for_entity(store: Store, entity: str, entity_id: int | str) -> list[dict[str
     rows = store.query(
         "SELECT * FROM history WHERE entity = ? AND entity_id = ? ORDER BY id",
         (entity, str(entity_id)),
+    )
+    return [decode(dict(r)) for r in rows]
+
+
+def recent(
+    store: Store, *, entity: str | None = None, entity_id: int | str | None = None, person: str | None = None,
+    limit: int = 50,
+) -> list[dict[str, Any]]:
+    """The newest changes, newest first (optionally of one entity or by one person)."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if entity is not None:
+        clauses.append("entity = ?")
+        params.append(entity)
+    if entity_id is not None:
+        clauses.append("entity_id = ?")
+        params.append(str(entity_id))
+    if person is not None:
+        clauses.append("person = ?")
+        params.append(person)
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    rows = store.query(f"SELECT * FROM history{where} ORDER BY id DESC LIMIT ?", (*params, limit))
+    return [decode(dict(r)) for r in rows]
+
+
+def of_memory(store: Store, memory_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    """The changes of one memory and of the candidate it was approved from, newest first."""
+    rows = store.query(
+        "SELECT * FROM history WHERE (entity = 'memory' AND entity_id = ?) OR (entity = 'candidate'"
+        " AND entity_id = (SELECT CAST(candidate_id AS TEXT) FROM memories WHERE id = ?)) ORDER BY id DESC LIMIT ?",
+        (str(memory_id), memory_id, limit),
     )
     return [decode(dict(r)) for r in rows]

@@ -12,6 +12,7 @@ from madohub_memory.store.database import Store
 MEMORY_COLUMNS = (
     "id", "candidate_id", "content", "kind", "namespace", "fingerprint", "pinned", "weight",
     "hit_count", "last_hit_at", "reinforced_count", "status", "created_at", "updated_at",
+    "approved_by", "edited_by", "edited_at",
 )
 
 
@@ -22,6 +23,7 @@ def row_to_memory(row: sqlite3.Row | dict[str, Any], turn_ids: list[str] | None 
         weight=row["weight"], hit_count=row["hit_count"], last_hit_at=row["last_hit_at"],
         reinforced_count=row["reinforced_count"], status=row["status"],
         created_at=row["created_at"], updated_at=row["updated_at"], turn_ids=turn_ids or [],
+        approved_by=row["approved_by"], edited_by=row["edited_by"], edited_at=row["edited_at"],
     )
 
 

@@ -26,7 +26,7 @@ MEMORY_SORTS: dict[str, str] = {
 
 ROW_SQL = (
     "SELECT m.id, m.candidate_id, m.content, m.kind, m.namespace, m.pinned, m.hit_count,"
-    " m.last_hit_at, m.weight, m.created_at, m.updated_at,"
+    " m.last_hit_at, m.weight, m.created_at, m.updated_at, m.approved_by, m.edited_by, m.edited_at,"
     " (SELECT s.turn_id FROM candidate_sightings s WHERE s.candidate_id = m.candidate_id"
     "  AND s.turn_id IS NOT NULL ORDER BY s.id LIMIT 1) AS first_turn,"
     " EXISTS (SELECT 1 FROM history h WHERE h.entity = 'memory' AND h.entity_id = CAST(m.id AS TEXT)"

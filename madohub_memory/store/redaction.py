@@ -45,10 +45,12 @@ STRUCTURAL: dict[str, set[str]] = {
     "conversations": {"id", "format", "source_path", "parent_id", "namespace", "started_at"},
     "turns": {"id", "conversation_id", "role", "created_at", "extract_state", "extract_mode", "claimed_by",
               "claimed_at", "extracted_at"},
-    "candidates": {"kind", "namespace", "source", "status", "flags", "fingerprint", "created_at", "updated_at"},
+    "candidates": {"kind", "namespace", "source", "status", "flags", "fingerprint", "created_at", "updated_at",
+                   "decided_by"},
     "candidate_sightings": {"turn_id", "source", "actor", "seen_at", "session", "source_key"},
-    "memories": {"kind", "namespace", "fingerprint", "last_hit_at", "status", "created_at", "updated_at"},
-    "history": {"entity", "entity_id", "action", "actor", "at", "batch", "origin"},
+    "memories": {"kind", "namespace", "fingerprint", "last_hit_at", "status", "created_at", "updated_at",
+                 "approved_by", "edited_by", "edited_at"},
+    "history": {"entity", "entity_id", "action", "actor", "at", "batch", "origin", "person"},
     "settings": {"key", "updated_at"},
     "ingest_files": {"path", "format", "head_hash", "state", "updated_at"},
     "embeddings": {"entity", "model", "fingerprint"},
@@ -61,6 +63,7 @@ STRUCTURAL: dict[str, set[str]] = {
     "decision_proposals": {"point_key", "proposed_at"},
     "decision_state": {"key", "value"},
     "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at"},
+    "transfer_state": {"source_id", "table_name", "last_key", "source", "updated_at"},
 }
 
 

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from madohub_memory.store.database import Store
-from madohub_memory.store.redaction import redact_row
 
 
 def by_ids(store: Store, select: str, id_column: str, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
@@ -25,6 +24,8 @@ def by_ids(store: Store, select: str, id_column: str, ids: Sequence[int]) -> dic
 
 
 def insert(store: Store, table: str, columns: Sequence[str], values: dict[str, Any]) -> int:
+    from madohub_memory.store.redaction import redact_row  # not at import: reads need no scanner
+
     values = redact_row(table, values)
     names = [c for c in columns if c in values]
     cur = store.execute(
@@ -37,6 +38,8 @@ def insert(store: Store, table: str, columns: Sequence[str], values: dict[str, A
 def update(store: Store, table: str, row_id: int, values: dict[str, Any]) -> None:
     if not values:
         return
+    from madohub_memory.store.redaction import redact_row
+
     values = redact_row(table, values)
     assignments = ", ".join(f"{c} = ?" for c in values)
     store.execute(f"UPDATE {table} SET {assignments} WHERE id = ?", [*values.values(), row_id])
@@ -44,6 +47,8 @@ def update(store: Store, table: str, row_id: int, values: dict[str, Any]) -> Non
 
 def upsert(store: Store, table: str, columns: Sequence[str], row: dict[str, Any]) -> None:
     """Insert or overwrite a row by id (an UPSERT, so ON DELETE CASCADE never fires)."""
+    from madohub_memory.store.redaction import redact_row
+
     row = redact_row(table, row)
     names = [c for c in columns if c in row]
     updates = ", ".join(f"{c} = excluded.{c}" for c in names if c != "id")

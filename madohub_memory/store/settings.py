@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from madohub_memory.core.secrets import redact_value
 from madohub_memory.store.database import Store
 
 
 def get_raw(store: Store, key: str) -> Any | None:
     row = store.query_one("SELECT value FROM settings WHERE key = ?", (key,))
-    return json.loads(row[0]) if row else None
+    if row is None:
+        return None
+    import json  # not at import: `pending` reads one unset key and never needs it
+
+    return json.loads(row[0])
 
 
 def set_raw(store: Store, key: str, value: Any, at: str) -> None:
+    import json
+
+    from madohub_memory.core.secrets import (
+        redact_value,  # the scanner only for a write (reads are on `pending`'s path)
+    )
+
     store.execute(
         "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)"
         " ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",

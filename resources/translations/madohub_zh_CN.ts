@@ -1475,6 +1475,46 @@ Basis: {stage}; confidence: {level}
         <translation>找不到资源文件夹（查找位置 {choices}）；请重新安装 MadoHub Memory。</translation>
     </message>
     <message>
+        <source>No store is named {label!r}: the stores are {known} (setting stores.map).</source>
+        <translation>没有名为 {label!r} 的存储：现有存储为 {known}（设置 stores.map）。</translation>
+    </message>
+    <message>
+        <source>The store {store} could not be opened: there is no database there (a share that is not mounted?); a write never creates it, check stores.map.</source>
+        <translation>无法打开存储 {store}：那里没有数据库（共享目录未挂载？）；写入不会自动创建它，请检查 stores.map。</translation>
+    </message>
+    <message>
+        <source>The store {store} could not be opened: {reason}</source>
+        <translation>无法打开存储 {store}：{reason}</translation>
+    </message>
+    <message>
+        <source>The store {store} could not be opened: {reason}.</source>
+        <translation>无法打开存储 {store}：{reason}。</translation>
+    </message>
+    <message>
+        <source>The store map is not valid JSON: use {"workspace:shop": "/path/team.db"}.</source>
+        <translation>存储映射不是有效的 JSON：请使用 {"workspace:shop": "/path/team.db"}。</translation>
+    </message>
+    <message>
+        <source>{item} is not namespace=store (e.g. workspace:shop=/srv/team.db).</source>
+        <translation>{item} 不是 命名空间=存储 的形式（例如 workspace:shop=/srv/team.db）。</translation>
+    </message>
+    <message>
+        <source>Every store needs a namespace before '=' (e.g. workspace:shop=/srv/team.db).</source>
+        <translation>每个存储在 '=' 前都需要一个命名空间（例如 workspace:shop=/srv/team.db）。</translation>
+    </message>
+    <message>
+        <source>The store of {namespace} must be an absolute file path or a postgresql:// address.</source>
+        <translation>{namespace} 的存储必须是绝对文件路径或 postgresql:// 地址。</translation>
+    </message>
+    <message>
+        <source>{namespace} is not kept in this store (it holds {home}): propose it where it is kept instead.</source>
+        <translation>{namespace} 不保存在此存储中（此存储保存 {home}）：请在保存它的存储中提出。</translation>
+    </message>
+    <message>
+        <source>{namespace} is kept in the store {store}: propose it there (remember --namespace {namespace}) instead of moving this entry.</source>
+        <translation>{namespace} 保存在存储 {store} 中：请在那里提出（remember --namespace {namespace}），而不是移动此条目。</translation>
+    </message>
+    <message>
         <source>Folder {prefix!r} must be an absolute path (or start with ~).</source>
         <translation>文件夹 {prefix!r} 必须是绝对路径（或以 ~ 开头）。</translation>
     </message>
@@ -2336,6 +2376,10 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>PendingTab</name>
     <message>
+        <source>Candidates of %1 are queued in the store %2; review them there: madohub-memory gui --db %3</source>
+        <translation>%1 的候选排队在存储 %2 中，请在那里审核：madohub-memory gui --db %3</translation>
+    </message>
+    <message>
         <source>%1 of %2 shown</source>
         <translation>显示 %1 / %2</translation>
     </message>
@@ -2581,6 +2625,144 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>Desktop notifications</source>
         <translation>桌面通知</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovedTab</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>approved by %1 · %2</source>
+        <translation>由 %1 批准 · %2</translation>
+    </message>
+    <message>
+        <source>edited by %1 · %2</source>
+        <translation>由 %1 修改 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <source>approved by %1</source>
+        <translation>由 %1 批准</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>A name is at most 64 characters ({value} is longer).</source>
+        <translation>名称最多 64 个字符（{value} 太长）。</translation>
+    </message>
+    <message>
+        <source>The copy in {target} has {count} rows whose references point nowhere; it was not marked finished: run `doctor` on {source}.</source>
+        <translation>{target} 中的副本有 {count} 行引用了不存在的记录，未标记为完成：请对 {source} 运行 `doctor`。</translation>
+    </message>
+    <message>
+        <source>{source} and {target} are the same database (one is a copy of the other): nothing to transfer.</source>
+        <translation>{source} 和 {target} 是同一个数据库（其中一个是另一个的副本）：无需迁移。</translation>
+    </message>
+    <message>
+        <source>{source} and {target} are the same database: nothing to transfer.</source>
+        <translation>{source} 和 {target} 是同一个数据库：无需迁移。</translation>
+    </message>
+    <message>
+        <source>{source} has no database id: it is not a MadoHub Memory database.</source>
+        <translation>{source} 没有数据库标识：它不是 MadoHub Memory 数据库。</translation>
+    </message>
+    <message>
+        <source>{source} is at schema version {source_version} and {target} at {target_version}: open both with the same version of MadoHub Memory, then transfer again; nothing was copied.</source>
+        <translation>{source} 的结构版本是 {source_version}，{target} 是 {target_version}：请用同一版本的 MadoHub Memory 打开两者后再迁移；未复制任何内容。</translation>
+    </message>
+    <message>
+        <source>{target} already holds a transfer from another database, not from {source}: transfer into an empty database; nothing was copied.</source>
+        <translation>{target} 已有来自另一个数据库（不是 {source}）的迁移：请迁移到空数据库；未复制任何内容。</translation>
+    </message>
+    <message>
+        <source>{target} already holds data that did not come from {source} ({tables}): transfer into a new, empty database (or merge a JSONL export with import); nothing was copied.</source>
+        <translation>{target} 已有不是来自 {source} 的数据（{tables}）：请迁移到新的空数据库（或用 import 合并 JSONL 导出）；未复制任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovedTab</name>
+    <message>
+        <source>Changes</source>
+        <translation>变更记录</translation>
+    </message>
+</context>
+<context>
+    <name>ChangeList</name>
+    <message>
+        <source>proposed</source>
+        <translation>提出</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>unpinned</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <source>deprecated</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <source>made active again</source>
+        <translation>重新启用</translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>归档</translation>
+    </message>
+    <message>
+        <source>seen again</source>
+        <translation>再次出现</translation>
+    </message>
+    <message>
+        <source>undid a change</source>
+        <translation>撤销了一次更改</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>restored</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>the auto-approve policy</source>
+        <translation>自动批准策略</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1's agent</source>
+        <translation>%1 的智能体</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>变更记录</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>{target} already holds a row of {table} that the transfer from {source} would write again ({reason}): something else wrote to {target} while the transfer was stopped; this batch was not copied. Transfer into a new, empty database.</source>
+        <translation>{target} 中已有一行 {table}，与从 {source} 迁移的数据冲突（{reason}）：迁移中断期间有其他程序写入了 {target}；这一批未复制。请迁移到新的空数据库。</translation>
     </message>
 </context>
 </TS>

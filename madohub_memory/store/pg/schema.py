@@ -1,9 +1,10 @@
-"""The PostgreSQL schema: the SQLite schema after migration 12, in PostgreSQL's terms.
+"""The PostgreSQL schema: the SQLite schema after its latest migration, in PostgreSQL's terms.
 
 One DDL set, applied to an empty database in one transaction, with its own version row in
 ``schema_migrations`` (the same version numbers as the SQLite migrations, so ``doctor``
-and the version check read alike). A SQLite migration after 12 needs its counterpart here
-(``tests/test_pg_store.py`` fails until :data:`VERSION` follows).
+and the version check read alike). A SQLite migration after this needs its counterpart
+here twice: in the DDL set (new databases) and in :data:`UPGRADES` (databases created by an
+earlier version); ``tests/test_pg_store.py`` fails until :data:`VERSION` follows.
 
 What differs from SQLite, and why:
 
@@ -27,8 +28,8 @@ from __future__ import annotations
 
 from madohub_memory.store.pg.dialect import NOT_NULL_COLUMNS
 
-VERSION = 12
-NAME = "postgresql baseline (SQLite migrations 1-12)"
+VERSION = 14
+NAME = "postgresql baseline (SQLite migrations 1-14)"
 
 _KINDS = "('preference','fact','decision','pattern','postmortem','event')"
 _NAMESPACE_OK = (
@@ -37,6 +38,26 @@ _NAMESPACE_OK = (
     " btrim(substr(namespace, strpos(namespace, ':') + 1), ' '))"
 )
 _ID = "id BIGINT PRIMARY KEY DEFAULT nextval('{table}_id_seq')"
+
+_TRANSFER_STATE = """source_id TEXT NOT NULL, table_name TEXT NOT NULL, last_key TEXT,
+        copied BIGINT NOT NULL DEFAULT 0, done BIGINT NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+        source TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL, PRIMARY KEY (source_id, table_name)"""
+
+# version -> what brings a database of the version before it up to it (SQLite's m00NN files)
+UPGRADES: dict[int, list[str]] = {
+    13: [  # m0013_people: who made each change
+        "ALTER TABLE history ADD COLUMN person TEXT",
+        "ALTER TABLE memories ADD COLUMN approved_by TEXT",
+        "ALTER TABLE memories ADD COLUMN edited_by TEXT",
+        "ALTER TABLE memories ADD COLUMN edited_at TEXT",
+        "ALTER TABLE candidates ADD COLUMN decided_by TEXT",
+    ],
+    14: [  # m0014_transfer_state: where a transfer into this database stands
+        f"CREATE TABLE transfer_state ({_TRANSFER_STATE})",
+        "CREATE TRIGGER transfer_state_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON transfer_state"
+        " FOR EACH STATEMENT EXECUTE FUNCTION mh_bump_version()",
+    ],
+}
 
 FUNCTIONS = [
     # SQLite's instr() and trim() (spaces only), which store queries use as they are.
@@ -113,7 +134,7 @@ TABLES = {
         seen_count BIGINT NOT NULL DEFAULT 1 CHECK (seen_count >= 1),
         status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','approved','rejected','archived')),
         flags TEXT NOT NULL DEFAULT '', fingerprint TEXT NOT NULL, memory_id BIGINT,
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL""",
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL, decided_by TEXT""",
     "candidate_sightings": f"""{_ID.format(table="candidate_sightings")},
         candidate_id BIGINT NOT NULL REFERENCES candidates(id) ON DELETE CASCADE, turn_id TEXT,
         source TEXT NOT NULL CHECK (source IN ('remember','turn','compaction','manual')),
@@ -128,12 +149,13 @@ TABLES = {
         weight DOUBLE PRECISION NOT NULL DEFAULT 1.0 CHECK (weight >= 0),
         hit_count BIGINT NOT NULL DEFAULT 0, last_hit_at TEXT, reinforced_count BIGINT NOT NULL DEFAULT 0,
         status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active','deprecated','archived')),
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL""",
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        approved_by TEXT, edited_by TEXT, edited_at TEXT""",
     "history": f"""{_ID.format(table="history")},
         entity TEXT NOT NULL CHECK (entity IN ('candidate','memory','setting')), entity_id TEXT NOT NULL,
         action TEXT NOT NULL, actor TEXT NOT NULL CHECK (actor IN ('human','auto','agent')),
         at TEXT NOT NULL, before TEXT, after TEXT, batch TEXT NOT NULL, undone BIGINT NOT NULL DEFAULT 0,
-        origin TEXT NOT NULL DEFAULT ''""",
+        origin TEXT NOT NULL DEFAULT '', person TEXT""",
     "settings": "key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL",
     "ingest_files": """path TEXT PRIMARY KEY, format TEXT NOT NULL, size BIGINT NOT NULL DEFAULT 0,
         mtime DOUBLE PRECISION, head_hash TEXT, end_offset BIGINT NOT NULL DEFAULT 0,
@@ -168,6 +190,7 @@ TABLES = {
         model TEXT NOT NULL, fingerprint TEXT NOT NULL, vector BYTEA NOT NULL,
         PRIMARY KEY (entity, entity_id, model)""",
     "embedding_changes": "seq BIGSERIAL PRIMARY KEY, entity TEXT NOT NULL, entity_id BIGINT NOT NULL",
+    "transfer_state": _TRANSFER_STATE,
     # PostgreSQL only: the keyword index, its queue and its statistics (BM25), the live-view counter.
     "memory_fts": "memory_id BIGINT PRIMARY KEY, tsv TSVECTOR NOT NULL, len INTEGER NOT NULL",
     "memory_terms": """lexeme TEXT NOT NULL, memory_id BIGINT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,

@@ -84,6 +84,7 @@ class PgStore(Store):
         self._identity = None
         self._own_bumps = 0
         self._memories_written = False
+        self._role: str | None = None
         try:
             self.raw = psycopg.connect(dsn, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
@@ -152,6 +153,34 @@ class PgStore(Store):
                 "to {latest}): update madohub-memory to use it; nothing was changed.",
                 path=self.path, version=version, latest=schema.VERSION,
             )
+        if version < schema.VERSION:
+            if self.readonly or not migrate_schema:
+                raise ForeignDatabaseError(
+                    "{path} was written by an older MadoHub Memory (schema version {version}): open it once"
+                    " with a role that may change its tables to bring it up to date; nothing was changed.",
+                    path=self.path, version=version,
+                )
+            self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a database an earlier version created up to :data:`schema.VERSION`, one step
+        per version in one transaction (another process may have done it while we waited)."""
+        with self.transaction():
+            for version in range(self.schema_version() + 1, schema.VERSION + 1):
+                for statement in schema.UPGRADES[version]:
+                    self.raw.execute(statement.encode())
+                self.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES"
+                    " (?, ?, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))",
+                    (version, f"upgrade to {version}"),
+                )
+
+    def default_person(self) -> str | None:
+        """The person behind this connection's changes: the database role (``current_user``),
+        which the server vouches for; a setting shared by everyone cannot name them."""
+        if self._role is None:  # a connection's role does not change (no SET ROLE here): asked once
+            self._role = str(self.scalar("SELECT current_user"))
+        return self._role
 
     def _can_write(self) -> bool:
         row = self.query_one(
