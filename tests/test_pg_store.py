@@ -280,3 +280,32 @@ def test_a_role_that_may_only_read_recalls_without_writing(pg_dsn: str, clock: C
     with Services.open(pg_dsn, clock) as svc:
         assert svc.store.scalar("SELECT count(*) FROM recall_log") == 0
         assert svc.store.scalar("SELECT count(*) FROM candidates") == 1
+
+
+def test_on_a_server_the_database_role_is_the_person(pg_dsn: str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MADOHUB_USER", raising=False)
+    with Services.open(pg_dsn, clock) as svc:
+        role = svc.store.scalar("SELECT current_user")
+        svc.settings.set("user.name", "everyone")  # one setting on a shared server would name everyone
+        cid = svc.review.add_manual("Staging runs on k3s", "fact", "workspace:shop").candidate_id
+        mid = svc.review.approve(cid)
+        assert svc.memories.get(mid).approved_by == role
+        assert {r["person"] for r in svc.changelog.changes(memory_id=mid)} == {role}
+
+
+def test_a_database_of_an_earlier_version_is_brought_up_to_date(pg_dsn: str, clock: Clock) -> None:
+    import psycopg
+
+    with psycopg.connect(pg_dsn, autocommit=True) as conn, conn.transaction():  # as schema 12 left it
+        conn.execute(b"DROP TABLE transfer_state")
+        for column in ("history.person", "memories.approved_by", "memories.edited_by", "memories.edited_at",
+                       "candidates.decided_by"):
+            table, name = column.split(".")
+            conn.execute(f"ALTER TABLE {table} DROP COLUMN {name}".encode())
+        conn.execute(b"DELETE FROM schema_migrations")
+        conn.execute(b"INSERT INTO schema_migrations (version, name, applied_at) VALUES (12, 'baseline', 'x')")
+    with Services.open(pg_dsn, clock, person="wei") as svc:
+        assert svc.store.scalar("SELECT MAX(version) FROM schema_migrations") == schema.VERSION
+        mid = svc.review.approve(svc.review.add_manual("Use pnpm", "preference").candidate_id)
+        assert svc.memories.get(mid).approved_by == "wei"
+        assert "transfer_state" in svc.store.tables()
