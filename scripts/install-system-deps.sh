@@ -2,7 +2,7 @@
 # Debian packages the dashboard and its tests need: Qt's xcb/EGL runtime libraries, a CJK
 # font (without it Chinese renders as boxes), Xvfb for a real window on a headless box, and
 # the validators of the desktop metadata (desktop-file-validate, appstreamcli), and the
-# PostgreSQL server the store tests start a throwaway cluster of (madohub_memory/devtools/pg_cluster.py).
+# PostgreSQL server the store tests start a throwaway cluster of (scripts/pg_cluster.py).
 # Installs only what is missing; without root it says what to install and carries on.
 set -euo pipefail
 packages=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
