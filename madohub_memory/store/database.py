@@ -83,7 +83,7 @@ def refuse_url(path: str | os.PathLike[str]) -> None:
     """A URL given as the database that is not a PostgreSQL server (``--db sqlite:///m.db``) is
     refused: ``Path()`` would turn it into a folder ``sqlite:`` and a new empty database inside
     it. A server address goes to :func:`madohub_memory.store.opening.open_store`."""
-    from madohub_memory.store.pg.dsn import is_dsn, redact
+    from madohub_memory.core.locations import is_dsn, redact
 
     text = os.fspath(path)
     if is_dsn(text):
@@ -124,7 +124,7 @@ class Store:
         check: bool = True,
     ) -> None:
         refuse_url(path)
-        from madohub_memory.store.pg.dsn import is_dsn
+        from madohub_memory.core.locations import is_dsn
 
         if is_dsn(path):  # a server address: open_store() picks PgStore for it
             raise StorageError("{path} is a server address: open it with open_store(), not Store().",

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 
 from madohub_memory.core.errors import StorageError
+from madohub_memory.core.locations import is_dsn, redact
 from madohub_memory.store.database import Store
-from madohub_memory.store.pg.dsn import is_dsn, redact
 
 
 def open_store(

@@ -12,26 +12,15 @@ No psycopg import here: every command calls :func:`is_dsn` on its ``--db``.
 
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from madohub_memory.core.locations import is_dsn, redact
+
 _URL = re.compile(r"^(postgres|postgresql)://", re.IGNORECASE)
-_SERVICE = re.compile(r"^\s*service\s*=\s*\S+", re.IGNORECASE)
-_USERINFO_PASSWORD = re.compile(r"(?P<head>(?:postgres|postgresql)://[^:/@\s]*):(?P<secret>[^@\s]*)@", re.IGNORECASE)
-_PARAM_PASSWORD = re.compile(r"(?P<head>\bpassword\s*=\s*)(?P<secret>'(?:[^'\\]|\\.)*'|[^\s&]+)", re.IGNORECASE)
+_PARAM_PASSWORD = re.compile(r"\bpassword\s*=", re.IGNORECASE)
 
-
-def is_dsn(target: str | os.PathLike[str]) -> bool:
-    """True for a PostgreSQL server address, False for a database file path."""
-    text = os.fspath(target)
-    return bool(_URL.match(text) or _SERVICE.match(text))
-
-
-def redact(text: str) -> str:
-    """``text`` with every password of a PostgreSQL address in it replaced by ``***``."""
-    text = _USERINFO_PASSWORD.sub(lambda m: f"{m.group('head')}:***@", text)
-    return _PARAM_PASSWORD.sub(lambda m: f"{m.group('head')}***", text)
+__all__ = ["database_name", "display_name", "has_password", "is_dsn", "redact"]  # one home: core.locations
 
 
 def has_password(dsn: str) -> bool:
