@@ -2,6 +2,7 @@
 
     python bench/store.py --json                 # 100,000 candidates (about a minute)
     python bench/store.py --candidates 20000     # quicker
+    python bench/store.py --db pg --json         # on a throwaway PostgreSQL server (or --db postgresql://…)
 
 Fills a fresh file with N pending candidates (through the real submit path, in large
 transactions), then measures on that file: the median time of one approve and one reject
@@ -24,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _common import print_report
+from _database import HELP, bench_database, size_mb
 
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services import Services
@@ -72,11 +74,12 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--semantic", choices=["on", "off", "default"], default="default",
                         help="semantic dedup setting during the run (default: the product default)")
+    parser.add_argument("--db", metavar="TARGET", help=HELP)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rng = random.Random(7)
-    with tempfile.TemporaryDirectory() as tmp:
-        svc = Services.open(Path(tmp) / "bench.db")
+    with tempfile.TemporaryDirectory() as tmp, bench_database(args.db, Path(tmp), "bench.db") as target:
+        svc = Services.open(target)
         if args.semantic != "default":
             svc.settings.set("dedup.semantic", args.semantic == "on")
         fill(svc, 0, 1000, rng)
@@ -92,7 +95,8 @@ def main() -> int:
             (svc.review.approve if i % 2 == 0 else svc.review.reject)(cid)
             (approve if i % 2 == 0 else reject).append(time.perf_counter() - t0)
         stored = svc.store.query_one("SELECT COUNT(*) FROM candidates")[0]
-        size_mb = (Path(tmp) / "bench.db").stat().st_size / 1e6
+        size = size_mb(svc, target)
+        backend = svc.store.backend
         svc.close()
     result = {
         "machine": f"{platform.machine()} {platform.processor() or ''} cores={__import__('os').cpu_count()}".strip(),
@@ -103,7 +107,8 @@ def main() -> int:
         f"insert_ms_at_{args.candidates}": round(cost_large * 1000, 3),
         "insert_growth_ratio": round(cost_large / cost_small, 2),
         "bulk_fill_candidates_per_s": round((args.candidates - 1000 - args.samples) / fill_seconds),
-        "db_size_mb": round(size_mb, 1),
+        "db_size_mb": size,
+        "backend": backend,
         "semantic_dedup": args.semantic,
         "targets": {"approve_reject_median_ms": 10, "insert_growth_ratio_max": 2.0},
     }

@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -46,7 +48,16 @@ SHARED_EVAL_DEV = next(
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
+def backend(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` (the default), or ``postgresql`` in modules marked ``both_backends``."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path:
+    """The database of the test: a file path, or (PostgreSQL) a fresh database's address."""
+    if backend == "postgresql":
+        return request.getfixturevalue("pg_dsn")  # type: ignore[no-any-return]
     return tmp_path / "memory.db"
 
 
@@ -56,10 +67,68 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def svc(db_path: Path, clock: Clock, migrated_template: Path) -> Iterator[Services]:
-    services = Services.open(copy_template(migrated_template, db_path), clock)
+def svc(db_path: Path, clock: Clock, backend: str, request: pytest.FixtureRequest) -> Iterator[Services]:
+    if backend == "postgresql":
+        services = Services.open(db_path, clock)
+    else:
+        services = Services.open(copy_template(request.getfixturevalue("migrated_template"), db_path), clock)
     yield services
     services.close()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests in modules marked ``both_backends`` run on SQLite and on a real PostgreSQL server."""
+    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
+        metafunc.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[object]:
+    """A throwaway PostgreSQL server for this test process (one per xdist worker), with a
+    template database holding the schema; stopped and removed at the end.
+
+    Missing server binaries fail the PostgreSQL tests (CI installs them with
+    scripts/install-system-deps.sh); ``MADOHUB_TEST_PG=skip`` skips them on a developer's machine."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from pg_cluster import PgCluster, PgUnavailable
+
+    try:
+        cluster = PgCluster().start()
+    except PgUnavailable as exc:
+        if os.environ.get("MADOHUB_TEST_PG") == "skip":
+            pytest.skip(str(exc))
+        pytest.fail(f"{exc} (MADOHUB_TEST_PG=skip skips the PostgreSQL tests)", pytrace=False)
+    from madohub_memory.store import open_store
+
+    open_store(cluster.create_database(PG_TEMPLATE)).close()
+    yield cluster
+    cluster.stop()
+
+
+PG_TEMPLATE = "madohub_template"
+
+
+@pytest.fixture(scope="session")
+def pg_work_dsn(pg_cluster: Any) -> str:
+    """This test process's database on the test server (a copy of the template, made once)."""
+    return str(pg_cluster.create_database(f"work_{os.getpid()}", template=PG_TEMPLATE))
+
+
+@pytest.fixture
+def pg_dsn(pg_work_dsn: str) -> str:
+    """An empty database on the test server, schema applied, ids from 1, its own index id: the
+    process's database emptied (a CREATE DATABASE per test would cost a second)."""
+    import psycopg
+
+    from madohub_memory.store.pg.schema import reset_statements
+
+    with psycopg.connect(pg_work_dsn, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"  # a leaked connection of a failed test
+                     " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        with conn.transaction():
+            for statement in reset_statements(os.urandom(16).hex()):
+                conn.execute(statement.encode())
+    return pg_work_dsn
 
 
 @pytest.fixture

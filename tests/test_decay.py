@@ -10,6 +10,8 @@ from madohub_memory.cli import main
 from madohub_memory.services import Services
 from madohub_memory.services.decay import DecayService, transient_weight
 
+pytestmark = pytest.mark.both_backends
+
 
 def approved(svc: Services, content: str, kind: str = "fact") -> int:
     return svc.review.approve(svc.review.add_manual(content, kind).candidate_id)

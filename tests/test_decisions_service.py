@@ -10,6 +10,8 @@ import pytest
 from madohub_memory.core.errors import NotFoundError
 from madohub_memory.services import Services
 
+pytestmark = pytest.mark.both_backends
+
 
 def _ask(tool_id: str, questions: list[dict], session: str = "sess-1", ts: str = "2026-10-30T10:00:00.000Z") -> str:
     return json.dumps({

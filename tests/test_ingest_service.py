@@ -26,6 +26,8 @@ from madohub_memory.core.errors import UserError
 from madohub_memory.services import Services
 from madohub_memory.services.ingest import IngestService
 
+pytestmark = pytest.mark.both_backends
+
 
 @pytest.fixture
 def extractor() -> PreferenceExtractor:

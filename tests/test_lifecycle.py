@@ -10,6 +10,8 @@ from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services import Services
 from madohub_memory.store import history
 
+pytestmark = pytest.mark.both_backends
+
 
 def test_manual_add_then_approve_with_edit_keeps_the_original_in_history(svc: Services) -> None:
     result = svc.review.add_manual("we use postgres 15", "fact", "workspace:shop")

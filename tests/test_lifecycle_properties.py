@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +17,8 @@ from madohub_memory.core.text import fingerprint
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services import Services
 from madohub_memory.store import history
+
+pytestmark = pytest.mark.both_backends
 
 TEXTS = ["Use pnpm", "use PNPM!", "Deploy on Fridays", "我喜欢用 pnpm", "我喜欢用pnpm。",
          "Tests use pytest", "Mail ops@example.com on failure", "Prefers dark mode"]

@@ -7,9 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client, StdioServerParameters
 
 from madohub_memory.services import Services
+
+pytestmark = pytest.mark.both_backends  # the server on a SQLite file and on PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -57,6 +57,7 @@ ALLOWED = {
     "madohub_memory.store.errors", "madohub_memory.store.files", "madohub_memory.store.fts_text",
     "madohub_memory.store.liveness", "madohub_memory.store.migrations", "madohub_memory.store.open_checks",
     "madohub_memory.store.rows", "madohub_memory.store.settings",  # one read: is stores.map set?
+    "madohub_memory.store.opening", "madohub_memory.core.locations",  # a file or a server address?
 }
 
 

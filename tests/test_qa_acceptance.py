@@ -14,7 +14,7 @@ from madohub_memory.core.errors import UserError
 from madohub_memory.store import Store
 
 
-@pytest.mark.parametrize("url", ["postgresql://x", "sqlite:///tmp/m.db", "https://host/db"])
+@pytest.mark.parametrize("url", ["mysql://x", "sqlite:///tmp/m.db", "https://host/db"])
 def test_a_url_as_database_is_one_sentence_and_creates_nothing(
     tmp_path: Path, url: str, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -31,7 +31,7 @@ def test_the_cli_refuses_a_url_as_database_before_any_command(
     from madohub_memory.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main(["--db", "postgresql://x", *command]) == 1
+    assert main(["--db", "mysql://x", *command]) == 1
     assert "not a URL" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
@@ -43,7 +43,7 @@ def test_the_hook_logs_a_url_as_database_and_exits_0(tmp_path: Path, monkeypatch
     log = tmp_path.parent / f"{tmp_path.name}-hook.log"
     monkeypatch.setenv("MADOHUB_HOOK_LOG", str(log))
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"hook_event_name": "SessionStart", "cwd": "/tmp"}')))
-    assert main(["hook", "--db", "postgresql://x"]) == 0
+    assert main(["hook", "--db", "mysql://x"]) == 0
     assert "not a URL" in log.read_text()
     assert list(tmp_path.iterdir()) == []
 

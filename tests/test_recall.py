@@ -10,6 +10,8 @@ from madohub_memory.cli import main
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.services import Services
 
+pytestmark = pytest.mark.both_backends
+
 
 def approved(svc: Services, content: str, kind: str = "fact", namespace: str | None = None) -> int:
     result = svc.review.add_manual(content, kind, namespace)

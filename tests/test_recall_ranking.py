@@ -11,6 +11,8 @@ from madohub_memory.recall.ranking import word_count
 from madohub_memory.services import Services
 from madohub_memory.store import ingest as ingest_rows
 
+pytestmark = pytest.mark.both_backends
+
 TODAY = date(2026, 11, 1)
 
 

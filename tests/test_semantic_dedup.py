@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.recall.vector_cache import vector_cache
 from madohub_memory.services.semantic_dedup import compatible
 from madohub_memory.store import embeddings
+
+pytestmark = pytest.mark.both_backends
 
 
 def submit(svc, text, kind="preference", namespace=None, turn="t1"):

@@ -15,6 +15,8 @@ from madohub_memory.core.errors import ValidationError
 from madohub_memory.services import Services
 from madohub_memory.services.recall import estimate_tokens
 
+pytestmark = pytest.mark.both_backends
+
 
 def approved(svc: Services, content: str, kind: str, namespace: str | None = None) -> int:
     return svc.review.approve(svc.review.add_manual(content, kind, namespace).candidate_id)

@@ -11,6 +11,8 @@ from madohub_memory.core.errors import ImportFileError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services import Services
 
+pytestmark = pytest.mark.both_backends  # export from and import into a server too
+
 
 def populate(svc: Services) -> None:
     svc.settings.set("archive_days", 12)

@@ -10,6 +10,8 @@ from madohub_memory.cli import main
 from madohub_memory.core.errors import NotFoundError, ValidationError
 from madohub_memory.services import Services
 
+pytestmark = pytest.mark.both_backends
+
 
 def test_operations_and_render(svc: Services) -> None:
     wm = svc.working

@@ -9,6 +9,8 @@ import pytest
 
 from madohub_memory.ingest.workspace import project_name, workspace_namespace
 
+pytestmark = pytest.mark.both_backends
+
 
 def _git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,

@@ -37,7 +37,8 @@ def log_path(db: str | None) -> Path:
     env = os.environ.get("MADOHUB_HOOK_LOG")
     if env:
         return Path(env).expanduser()
-    if db and "://" not in db:  # a URL is refused by the store: log beside the default database
+    if db and "://" not in db and not db.lstrip().lower().startswith("service="):
+        # a file: log beside it (a server address or a refused URL: beside the default database)
         return Path(db).expanduser().parent / "hook.log"
     return default_db_path().parent / "hook.log"
 

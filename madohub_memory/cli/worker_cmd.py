@@ -8,7 +8,7 @@ import threading
 from typing import Any
 
 from madohub_memory.cli.output import emit, open_services
-from madohub_memory.core.paths import default_db_path
+from madohub_memory.core.paths import default_database
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -35,7 +35,7 @@ def _worker(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    scheduler = start_workers(args.db or default_db_path())
+    scheduler = start_workers(args.db or default_database())
     try:
         stop.wait()
     finally:

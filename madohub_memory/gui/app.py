@@ -12,15 +12,17 @@ from typing import cast
 from madohub_memory.core.errors import UserError
 
 
-def database_path(args: argparse.Namespace) -> Path:
+def database_path(args: argparse.Namespace) -> Path | str:
     """The file to open: a fresh demo copy with ``--demo`` (never the real database)."""
     if getattr(args, "demo", False):
         from madohub_memory.services.demo import create_demo_db
 
         return create_demo_db()
-    from madohub_memory.core.paths import default_db_path
+    from madohub_memory.core.paths import default_database, is_server_address
 
-    return Path(args.db) if args.db else default_db_path()
+    if args.db:
+        return args.db if is_server_address(args.db) else Path(args.db)  # an address stays a string
+    return default_database()
 
 
 def create_app(lang: str | None = None):
@@ -64,7 +66,7 @@ def _quiet_offscreen_noise() -> None:
     qInstallMessageHandler(handler)
 
 
-def start_background_jobs(path: Path) -> list:
+def start_background_jobs(path: Path | str) -> list:
     """Start extraction, folder watching and sweeps beside the dashboard, off the GUI thread
     (building the scheduler reads settings from SQLite). Returns a list that receives the
     scheduler once it runs, so the caller can shut it down."""

@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
 
 from madohub_memory.core.clock import Clock
+from madohub_memory.core.paths import as_database
 
 _MISSING = object()
 CACHE_SIZE = 2_000
@@ -34,7 +35,7 @@ class NearestLane(QObject):
 
     def __init__(self, db_path: str | Path, clock: Clock | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.db_path = Path(db_path)
+        self.db_path = as_database(db_path)  # a server address stays a string (Path folds //)
         self._generation = 0
         self._cache: OrderedDict[tuple[int, str], Any] = OrderedDict()
         self._asked: set[tuple[int, str]] = set()

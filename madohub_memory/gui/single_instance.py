@@ -15,19 +15,19 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 
-def server_name(db_path: Path) -> str:
+def server_name(db_path: Path | str) -> str:
     try:
         user = getpass.getuser()
     except (OSError, KeyError):  # no user name on this system: the path alone still separates files
         user = ""
-    digest = hashlib.sha1(f"{user}\0{db_path.resolve()}".encode()).hexdigest()[:16]
+    digest = hashlib.sha1(f"{user}\0{db_path.resolve() if isinstance(db_path, Path) else db_path}".encode()).hexdigest()[:16]
     return f"madohub-memory-{digest}"
 
 
 class SingleInstance(QObject):
     activated = Signal()  # another start asked this window to come to the front
 
-    def __init__(self, db_path: Path, parent: QObject | None = None) -> None:
+    def __init__(self, db_path: Path | str, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.name = server_name(db_path)
         self.server: QLocalServer | None = None

@@ -35,6 +35,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from madohub_memory.core.clock import Clock
 from madohub_memory.core.errors import UserError
+from madohub_memory.core.paths import as_database
 from madohub_memory.gui.i18n import error_text
 from madohub_memory.gui.undo_stack import UndoStack
 from madohub_memory.services.changes import OpChanges
@@ -81,7 +82,7 @@ class DbWorker(QObject):
 
     def __init__(self, db_path: str | Path, clock: Clock | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.db_path = Path(db_path)
+        self.db_path = as_database(db_path)  # a server address stays a string (Path folds //)
         self.clock = clock
         self.origin = f"gui:{uuid.uuid4().hex[:12]}"
         self.undo_stack = UndoStack()

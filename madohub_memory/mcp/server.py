@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -40,7 +39,7 @@ INSTRUCTIONS = (
 
 def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "madohub-memory") -> MCPServer:
     """An ``MCPServer`` with the memory tools bound to the database at ``db_path``."""
-    path = Path(db_path) if db_path else None
+    path = os.fspath(db_path) if db_path else None  # a file path or a postgresql:// address
     origin = f"mcp:{uuid.uuid4().hex[:12]}"  # one server process serves one client session
 
     def open_services() -> Services:

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from madohub_memory.core import log_redaction
 from madohub_memory.core.clock import Clock
-from madohub_memory.core.paths import default_db_path
-from madohub_memory.store import Store
+from madohub_memory.core.paths import default_database
+from madohub_memory.store import Store, open_store
 
 DEFAULT_ORIGIN = "local"
 
@@ -73,7 +73,7 @@ class Services:
         """Open (and with ``create``, create if missing) the database; read commands pass
         ``create=False`` so that a mistyped path is an error, not a new empty database.
         ``check=False`` (doctor, backup) opens a file marked damaged."""
-        return cls(Store(path or default_db_path(), create=create, check=check), clock, origin, person)
+        return cls(open_store(path or default_database(), create=create, check=check), clock, origin, person)
 
     @property
     def person(self) -> str | None:

@@ -27,6 +27,9 @@ class BackupService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
 
+    def _on_server(self) -> bool:
+        return self.svc.store.backend != "sqlite"
+
     def folder(self) -> Path:
         configured = str(self.svc.settings.get("backup.folder") or "").strip()
         return Path(configured).expanduser() if configured else backup_files.default_folder(self.svc.store.path)
@@ -35,17 +38,25 @@ class BackupService:
         """Back up now, to ``target`` or to a new dated file in the backup folder."""
         if str(self.svc.store.path) == ":memory:":
             raise StorageError("An in-memory database cannot be backed up.")
+        if self._on_server():
+            raise StorageError(
+                "{path} is on a PostgreSQL server: back it up with the server's tools (pg_dump), or copy it"
+                " into a file with `madohub-memory export`.", path=self.svc.store.path,
+            )
         path = Path(target).expanduser() if target else self.folder() / backup_files.backup_name(self.svc.store.path)
         if path.resolve() == self.svc.store.path.resolve():
             raise StorageError("The backup must go to another file than the database itself.")
         return backup_files.write_backup(self.svc.store.conn, path)
 
     def list(self) -> list[BackupFile]:
+        if self._on_server():
+            return []
         return backup_files.list_backups(self.folder(), backup_files.prefix_for(self.svc.store.path))
 
     def daily(self, now: float | None = None) -> int:
         """The background job: back up when the newest backup is a day old; 1 if one was written."""
-        if not self.svc.settings.get("backup.enabled") or str(self.svc.store.path) == ":memory:":
+        if not self.svc.settings.get("backup.enabled") or str(self.svc.store.path) == ":memory:" \
+                or self._on_server():
             return 0
         now = time.time() if now is None else now
         newest = self.list()
@@ -61,6 +72,9 @@ class BackupService:
     def doctor(self) -> dict[str, Any]:
         """Every check with its outcome; ``ok`` when the file is sound."""
         report = health.check(self.svc.store)
+        if self._on_server():
+            report["latest_backup"] = None
+            return report
         newest = self.list()
         report["checks"].append({
             "check": "backups", "ok": bool(newest),

@@ -5,5 +5,6 @@ possibly from several processes at once.
 """
 
 from madohub_memory.store.database import Store
+from madohub_memory.store.opening import open_store
 
-__all__ = ["Store"]
+__all__ = ["Store", "open_store"]

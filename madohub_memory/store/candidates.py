@@ -53,8 +53,8 @@ def get(store: Store, candidate_id: int) -> Candidate | None:
 
 def turn_ids(store: Store, candidate_id: int) -> list[str]:
     rows = store.query(
-        "SELECT DISTINCT turn_id FROM candidate_sightings"
-        " WHERE candidate_id = ? AND turn_id IS NOT NULL ORDER BY id",
+        "SELECT turn_id FROM candidate_sightings"  # GROUP BY, not DISTINCT: PostgreSQL too
+        " WHERE candidate_id = ? AND turn_id IS NOT NULL GROUP BY turn_id ORDER BY MIN(id)",
         (candidate_id,),
     )
     return [r[0] for r in rows]

@@ -50,15 +50,24 @@ NOT_COPIED: dict[str, str] = {
     "embedding_changes": "an in-process change feed, filled by the target's triggers",
     "jobs": "the status of this machine's background jobs",
     "transfer_state": "the progress of transfers into this database",
+    # a server's own: its keyword index, its queue and statistics, its live-view counter
+    "memory_terms": "the keyword index's postings, rebuilt as memories arrive",
+    "fts_pending": "the keyword index's queue",
+    "fts_stats": "the keyword index's statistics",
+    "mh_data_version": "the server's live-view counter",
 }
 
 # Rows that stay behind: the source's identity (the target keeps its own).
 ROW_FILTERS: dict[str, str] = {"recall_state": "key != 'index_id'"}
 
 
+def _on_server(store: Store) -> bool:
+    return store.backend == "postgresql"
+
+
 def table_names(store: Store) -> set[str]:
-    """Every table of the database (a server backend asks its own catalogue)."""
-    return {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    """Every table of the database (each backend asks its own catalogue)."""
+    return store.tables()
 
 
 def copied_tables(store: Store) -> list[str]:
@@ -121,11 +130,21 @@ def insert_batch(store: Store, table: str, names: list[str], rows: list[dict[str
     already there is an error (a resumed copy never writes one twice)."""
     sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
     masked = [redact_row(table, row) for row in rows]
+    if _on_server(store):
+        from madohub_memory.store.pg import copying as pg
+
+        with pg.self_references_unchecked(store, table):
+            store.conn.executemany(sql, [[row.get(n) for n in names] for row in masked])
+        return
     store.conn.executemany(sql, [[row.get(n) for n in names] for row in masked])
 
 
 def sequence(store: Store, table: str) -> int | None:
-    """The table's AUTOINCREMENT counter (ids handed out so far, deleted ones included)."""
+    """The table's id counter (ids handed out so far, deleted ones included)."""
+    if _on_server(store):
+        from madohub_memory.store.pg import copying as pg
+
+        return pg.sequence(store, table)
     if "sqlite_sequence" not in table_names(store):
         return None
     value = store.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
@@ -135,6 +154,11 @@ def sequence(store: Store, table: str) -> int | None:
 def advance_sequence(store: Store, table: str, value: int | None) -> None:
     """Make the target hand out ids after ``value``, as the source would: an id that the
     source gave to a deleted row (still named in history) is never given to another."""
+    if _on_server(store):
+        from madohub_memory.store.pg import copying as pg
+
+        pg.advance_sequence(store, table, value)
+        return
     if value is None or "sqlite_sequence" not in table_names(store):
         return
     current = store.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,))
@@ -147,6 +171,12 @@ def advance_sequence(store: Store, table: str, value: int | None) -> None:
 @contextmanager
 def read_snapshot(store: Store) -> Iterator[None]:
     """One consistent view of the source for a whole run, even while others write to it."""
+    if _on_server(store):
+        from madohub_memory.store.pg import copying as pg
+
+        with pg.read_snapshot(store):
+            yield
+        return
     store.execute("BEGIN")
     try:
         yield
@@ -158,7 +188,10 @@ def read_snapshot(store: Store) -> Iterator[None]:
 def foreign_keys_relaxed(store: Store) -> Iterator[None]:
     """Foreign keys unchecked while copying: a conversation may sort before its parent and
     arrive one batch earlier. The copy is checked as a whole at the end
-    (:func:`foreign_key_problems`)."""
+    (:func:`foreign_key_problems`). A server relaxes them per batch (:mod:`.pg.copying`)."""
+    if _on_server(store):
+        yield
+        return
     store.execute("PRAGMA foreign_keys = OFF")
     try:
         yield
@@ -167,6 +200,10 @@ def foreign_keys_relaxed(store: Store) -> Iterator[None]:
 
 
 def foreign_key_problems(store: Store) -> int:
+    if _on_server(store):
+        from madohub_memory.store.pg import copying as pg
+
+        return pg.foreign_key_problems(store)
     return len(store.query("PRAGMA foreign_key_check"))
 
 

@@ -80,12 +80,26 @@ def _jitter(low: float, high: float) -> float:
 
 
 def refuse_url(path: str | os.PathLike[str]) -> None:
-    """A URL given as the database (``--db postgresql://host/db``) is refused: ``Path()``
-    would turn it into a folder ``postgresql:`` and a new empty database inside it."""
-    if "://" in os.fspath(path):
+    """A URL given as the database that is not a PostgreSQL server (``--db sqlite:///m.db``) is
+    refused: ``Path()`` would turn it into a folder ``sqlite:`` and a new empty database inside
+    it. A server address goes to :func:`madohub_memory.store.opening.open_store`."""
+    from madohub_memory.core.locations import is_dsn, redact
+
+    text = os.fspath(path)
+    if is_dsn(text):
+        from madohub_memory.store.pg.dsn import has_password
+
+        if has_password(text):
+            raise StorageError(
+                "Do not put a password in --db ({path}): command lines are visible to other programs and"
+                " kept in shell history; put it in PGPASSFILE (~/.pgpass) or a libpq service file"
+                " (--db service=NAME), or the whole address in $MADOHUB_DB.", path=redact(text),
+            )
+        return
+    if "://" in text:
         raise StorageError(
-            "--db takes the path of a local database file, not a URL ({path}):"
-            " MadoHub Memory keeps its memory in one SQLite file.", path=os.fspath(path),
+            "--db takes the path of a local database file or a postgresql:// server address, not a URL"
+            " like {path}.", path=redact(text),
         )
 
 
@@ -103,11 +117,18 @@ class Store:
     that is not SQLite and a damaged file are refused before anything is written to them.
     """
 
+    backend = "sqlite"  # PgStore (store/pg) says "postgresql"
+
     def __init__(
         self, path: str | os.PathLike[str], *, migrate_schema: bool = True, create: bool = True,
         check: bool = True,
     ) -> None:
         refuse_url(path)
+        from madohub_memory.core.locations import is_dsn
+
+        if is_dsn(path):  # a server address: open_store() picks PgStore for it
+            raise StorageError("{path} is a server address: open it with open_store(), not Store().",
+                               path=os.fspath(path))
         self.path = Path(path)
         self.readonly = False
         self._depth = 0
@@ -379,6 +400,18 @@ class Store:
         except (sqlite3.Error, OverflowError, UnicodeEncodeError) as exc:
             self._raise_translated(exc)
             raise
+
+    # -- introspection (PgStore answers from information_schema) ---------------------
+
+    def tables(self) -> set[str]:
+        return {str(r[0]) for r in self.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def columns(self, table: str) -> list[str]:
+        return [str(r[1]) for r in self.query(f"PRAGMA table_info({table})")]
+
+    def primary_key(self, table: str) -> list[str]:
+        rows = sorted((r[5], r[1]) for r in self.query(f"PRAGMA table_info({table})") if r[5])
+        return [str(name) for _, name in rows]
 
     def data_version(self) -> int:
         """Changes when another connection commits: cheap polling for live views."""

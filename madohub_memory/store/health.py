@@ -27,6 +27,10 @@ def _mode(path: Path) -> int | None:
 
 
 def check(store: Store) -> dict[str, Any]:
+    if store.backend == "postgresql":
+        from madohub_memory.store.pg.health import check as check_server
+
+        return check_server(store)
     conn = store.conn
     checks: list[dict[str, Any]] = []
 

@@ -116,7 +116,7 @@ def _orphaned(dead: Sequence[str], unknown: Sequence[str], stale_before: str, al
         parts.append(f"({alias}claimed_by IN ({','.join('?' * len(unknown))}) AND {alias}claimed_at < ?)")
         params += [*unknown, stale_before]
     if not parts:
-        return "0", []
+        return "1 = 0", []  # false on both backends (PostgreSQL has no integer truth)
     return "(" + " OR ".join(parts) + ")", params
 
 

@@ -34,9 +34,9 @@ def get_row(store: Store, memory_id: int) -> dict[str, Any] | None:
 
 def turn_ids(store: Store, memory_id: int) -> list[str]:
     rows = store.query(
-        "SELECT DISTINCT s.turn_id FROM memories m"
+        "SELECT s.turn_id FROM memories m"  # GROUP BY, not DISTINCT: PostgreSQL too
         " JOIN candidate_sightings s ON s.candidate_id = m.candidate_id"
-        " WHERE m.id = ? AND s.turn_id IS NOT NULL ORDER BY s.id",
+        " WHERE m.id = ? AND s.turn_id IS NOT NULL GROUP BY s.turn_id ORDER BY MIN(s.id)",
         (memory_id,),
     )
     return [r[0] for r in rows]

@@ -59,6 +59,10 @@ def bm25_search(
     """
     scope, params = _scope(namespaces)
     wanted = list(wanted)[:_SQL_VARS * 4]
+    if store.backend == "postgresql":
+        from madohub_memory.store.pg import keyword
+
+        return _wanted_first(keyword.bm25_search(store, match, scope, params, limit, wanted), wanted, limit)
     order = f"(m.id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
     rows = store.query(
         "SELECT m.id, -bm25(memory_fts) AS score FROM memory_fts"
@@ -67,10 +71,12 @@ def bm25_search(
         f" ORDER BY {order} LIMIT ?",
         (match, *params, *wanted, limit + len(wanted)),
     )
+    return _wanted_first([(int(r[0]), float(r[1])) for r in rows], wanted, limit)
+
+
+def _wanted_first(rows: list[tuple[int, float]], wanted: Sequence[int], limit: int) -> list[tuple[int, float]]:
     keep = set(wanted)
-    out = [(int(r[0]), float(r[1])) for r in rows if int(r[0]) in keep]
-    out += [(int(r[0]), float(r[1])) for r in rows if int(r[0]) not in keep][:limit]
-    return out
+    return [r for r in rows if r[0] in keep] + [r for r in rows if r[0] not in keep][:limit]
 
 
 def substring_search(
@@ -160,6 +166,10 @@ def turn_dates(store: Store, ids: Sequence[int]) -> dict[int, str]:
 
 def term_doc_count(store: Store, match: str) -> int:
     """How many memories (any status) a one-term MATCH string hits."""
+    if store.backend == "postgresql":
+        from madohub_memory.store.pg import keyword
+
+        return keyword.term_doc_count(store, match)
     return int(store.scalar("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?", (match,)))
 
 

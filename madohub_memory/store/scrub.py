@@ -17,7 +17,17 @@ _BATCH = 500
 
 
 def _tables(store: Store) -> set[str]:
-    return {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return store.tables()
+
+
+def _row_key(store: Store, table: str) -> str:
+    """What identifies a row: SQLite's rowid (a PostgreSQL table: its one-column primary key,
+    else the row's physical address, which an update moves forward: masked rows met again
+    are left alone)."""
+    if store.backend == "sqlite":
+        return "rowid"
+    key = store.primary_key(table)
+    return key[0] if len(key) == 1 else "ctid"
 
 
 def scrub(store: Store) -> dict[str, int]:
@@ -27,14 +37,16 @@ def scrub(store: Store) -> dict[str, int]:
     for table, columns in FREE_TEXT.items():
         if table not in present:
             continue
-        names = [c for c in columns if c in {r[1] for r in store.query(f"PRAGMA table_info({table})")}]
+        names = [c for c in columns if c in set(store.columns(table))]
         if not names:
             continue
-        last = 0
+        key = _row_key(store, table)
+        last: Any = None
         while True:
+            after = "" if last is None else f" WHERE {key} > ?"
             rows = store.query(
-                f"SELECT rowid, {', '.join(names)} FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                (last, _BATCH),
+                f"SELECT {key}, {', '.join(names)} FROM {table}{after} ORDER BY {key} LIMIT ?",
+                (*(() if last is None else (last,)), _BATCH),
             )
             if not rows:
                 break
@@ -48,10 +60,10 @@ def scrub(store: Store) -> dict[str, int]:
             if updates:
                 with store.transaction():
                     store.conn.executemany(
-                        f"UPDATE {table} SET {', '.join(f'{n} = ?' for n in names)} WHERE rowid = ?", updates
+                        f"UPDATE {table} SET {', '.join(f'{n} = ?' for n in names)} WHERE {key} = ?", updates
                     )
                 changed[table] = changed.get(table, 0) + len(updates)
-    if changed and "memory_fts" in present:
+    if changed and "memory_fts" in present and store.backend == "sqlite":
         with store.transaction():  # a clean index: no segment keeps the old tokens
             store.execute("INSERT INTO memory_fts (memory_fts) VALUES ('rebuild')")
     return changed
@@ -59,6 +71,9 @@ def scrub(store: Store) -> dict[str, int]:
 
 def compact(store: Store) -> None:
     """Checkpoint the WAL and rewrite the file, so freed pages keep no old text."""
+    if store.backend != "sqlite":
+        store.execute("VACUUM")  # the server's own WAL and backups are its administrator's
+        return
     store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.execute("VACUUM")
     store.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -8,6 +8,7 @@ is rebuilt, not exported).
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,17 +31,16 @@ EXPORT_TABLES: list[str] = [
 
 
 def existing_tables(store: Store) -> list[str]:
-    names = {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    names = store.tables()
     return [t for t in EXPORT_TABLES if t in names]
 
 
 def columns(store: Store, table: str) -> list[str]:
-    return [r[1] for r in store.query(f"PRAGMA table_info({table})")]
+    return store.columns(table)
 
 
 def primary_key(store: Store, table: str) -> list[str]:
-    rows = sorted((r[5], r[1]) for r in store.query(f"PRAGMA table_info({table})") if r[5])
-    return [name for _, name in rows]
+    return store.primary_key(table)
 
 
 def iter_rows(store: Store, table: str) -> Iterator[dict[str, Any]]:
@@ -63,5 +63,13 @@ def insert_row(store: Store, table: str, row: dict[str, Any]) -> None:
     )
 
 
-IntegrityError = sqlite3.IntegrityError
-DatabaseError = sqlite3.DatabaseError
+def __getattr__(name: str) -> Any:
+    """``IntegrityError`` and ``DatabaseError`` of both backends (PostgreSQL's only once its
+    driver is loaded: no store of it can exist before), for ``except raw.IntegrityError``."""
+    if name in ("IntegrityError", "DatabaseError"):
+        found: list[type[BaseException]] = [getattr(sqlite3, name)]
+        driver = sys.modules.get("psycopg")
+        if driver is not None:
+            found.append(getattr(driver, name))
+        return tuple(found)
+    raise AttributeError(name)

@@ -2047,6 +2047,46 @@ Basis: {stage}; confidence: {level}
         <translation>无法创建数据库文件 {path}：{reason}。</translation>
     </message>
     <message>
+        <source>--db takes the path of a local database file or a postgresql:// server address, not a URL like {path}.</source>
+        <translation>--db 接受本地数据库文件的路径或 postgresql:// 服务器地址，不接受 {path} 这样的网址。</translation>
+    </message>
+    <message>
+        <source>Cannot connect to the database server {path}: {reason}.</source>
+        <translation>无法连接数据库服务器 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Do not put a password in --db ({path}): command lines are visible to other programs and kept in shell history; put it in PGPASSFILE (~/.pgpass) or a libpq service file (--db service=NAME), or the whole address in $MADOHUB_DB.</source>
+        <translation>不要把密码写在 --db 里（{path}）：命令行对其他程序可见，还会留在 shell 历史中；请把密码放进 PGPASSFILE（~/.pgpass）或 libpq 服务文件（--db service=名称），或把整个地址放进 $MADOHUB_DB。</translation>
+    </message>
+    <message>
+        <source>Lost the connection to the database server {path}: {reason}.</source>
+        <translation>与数据库服务器 {path} 的连接已断开：{reason}。</translation>
+    </message>
+    <message>
+        <source>The text holds a NUL character (0x00), which the database server cannot store.</source>
+        <translation>文本中含有 NUL 字符（0x00），数据库服务器无法保存。</translation>
+    </message>
+    <message>
+        <source>There is no MadoHub Memory data in {path} yet (nothing has been stored there): check --db or $MADOHUB_DB.</source>
+        <translation>{path} 中还没有 MadoHub Memory 的数据（那里尚未保存任何内容）：请检查 --db 或 $MADOHUB_DB。</translation>
+    </message>
+    <message>
+        <source>{path} holds another program&apos;s tables ({sample}), not MadoHub Memory&apos;s: give another database; nothing was changed.</source>
+        <translation>{path} 中是其他程序的表（{sample}），不是 MadoHub Memory 的：请换一个数据库；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is a PostgreSQL server, and its driver is not installed: pip install &apos;madohub-memory[postgres]&apos;.</source>
+        <translation>{path} 是 PostgreSQL 服务器，但尚未安装其驱动：pip install &apos;madohub-memory[postgres]&apos;。</translation>
+    </message>
+    <message>
+        <source>{path} is a server address: open it with open_store(), not Store().</source>
+        <translation>{path} 是服务器地址：请用 open_store() 打开，而不是 Store()。</translation>
+    </message>
+    <message>
+        <source>{path} is on a PostgreSQL server: back it up with the server&apos;s tools (pg_dump), or copy it into a file with `madohub-memory export`.</source>
+        <translation>{path} 位于 PostgreSQL 服务器上：请用服务器自带的工具（pg_dump）备份，或用 `madohub-memory export` 导出到文件。</translation>
+    </message>
+    <message>
         <source>Cannot open the database file {path}: {reason}.</source>
         <translation>无法打开数据库文件 {path}：{reason}。</translation>
     </message>
@@ -2125,6 +2165,10 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>{path} was written by a newer MadoHub Memory (schema version {version}; this program knows up to {latest}): update madohub-memory to use it; nothing was changed.</source>
         <translation>{path} 由更新版本的 MadoHub Memory 写入（架构版本 {version}；本程序最高支持 {latest}）：请先更新 madohub-memory；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} was written by an older MadoHub Memory (schema version {version}): open it once with a role that may change its tables to bring it up to date; nothing was changed.</source>
+        <translation>{path} 由旧版本的 MadoHub Memory 写入（架构版本 {version}）：请用有权修改其表的角色打开一次以完成升级；未做任何更改。</translation>
     </message>
 </context>
 <context>
