@@ -155,3 +155,30 @@ def test_dashboard_shows_another_dashboards_approval_within_a_second(qtbot, pg_d
             assert win.tabs.tabText(0) == "Pending (1)"
     finally:
         other.close()
+
+
+def test_a_burst_of_commits_elsewhere_reloads_the_dashboard_a_few_times_not_each_time(
+        qtbot, pg_dsn: str, tmp_path: Path) -> None:
+    clock = Clock(NOW)
+    other = Services.open(pg_dsn, clock)
+    try:
+        with open_window(qtbot, pg_dsn, tmp_path, clock, poll=True) as win:  # type: ignore[arg-type]
+            qtbot.waitUntil(lambda: win.worker.listening, timeout=5000)
+            win.worker._poll_timer.stop()
+            refreshes: list[object] = []
+            win.worker.operation_did_execute.connect(lambda changes, initiator: refreshes.append(initiator))
+            def burst() -> None:  # a worker on another connection, one transaction per candidate
+                for n in range(30):
+                    other.review.remember(f"Build step {n} must run with the cache warmed", "fact", "workspace:shop")
+                    time.sleep(0.02)
+
+            began = time.monotonic()
+            writer = threading.Thread(target=burst)
+            writer.start()
+            qtbot.waitUntil(lambda: not writer.is_alive(), timeout=30000)
+            took = time.monotonic() - began
+            qtbot.waitUntil(lambda: win.pending.model.rowCount() == 30, timeout=2000)
+            qtbot.wait(400)
+            assert 2 <= len(refreshes) <= took / 0.25 + 3  # at most one reload per 250 ms, and the last one
+    finally:
+        other.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, SignalInstance
 
 from madohub_memory.core.errors import UserError
 
@@ -50,9 +50,9 @@ class ChangeListenerThread(QObject):
         finally:
             watch.close()  # type: ignore[attr-defined]
 
-    def _emit(self, signal: Signal) -> None:
+    def _emit(self, signal: SignalInstance) -> None:
         try:
-            signal.emit()  # type: ignore[attr-defined]
+            signal.emit()
         except RuntimeError:  # the window is gone
             self._stop.set()
 

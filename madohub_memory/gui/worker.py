@@ -43,6 +43,7 @@ from madohub_memory.services.changes import OpChanges
 
 POLL_MS = 600
 LISTENING_POLL_MS = 3000  # while the server's notifications arrive (change_listener), polling is the fallback
+NOTIFIED_GAP_MS = 250  # at most one check per this while workers commit in a burst (the views reload once)
 _DEBUG = bool(os.environ.get("MADOHUB_GUI_DEBUG"))
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,11 @@ class DbWorker(QObject):
         self.open_error: UserError | None = None
         self._jobs: list[threading.Thread] = []
         self._listener: Any = None
+        self._notify_gap = QTimer(self)
+        self._notify_gap.setSingleShot(True)
+        self._notify_gap.setInterval(NOTIFIED_GAP_MS)
+        self._notify_gap.timeout.connect(self._gap_over)
+        self._notified_later = False
         self._thread.start()
 
     # -- thread side ---------------------------------------------------------------------
@@ -275,10 +281,24 @@ class DbWorker(QObject):
         from madohub_memory.gui.change_listener import ChangeListenerThread
 
         self._listener = ChangeListenerThread(watch, self)
-        self._listener.changed.connect(self._poll)
+        self._listener.changed.connect(self._notified)
         self._listener.lost.connect(lambda: self._poll_timer.setInterval(POLL_MS))
         self._poll_timer.setInterval(LISTENING_POLL_MS)
         self._listener.start()
+
+    def _notified(self) -> None:
+        """A commit elsewhere: check now, but during a burst (four workers submitting) at most
+        once per :data:`NOTIFIED_GAP_MS`, the last notification always followed by a check."""
+        if self._notify_gap.isActive():
+            self._notified_later = True
+            return
+        self._notified_later = False
+        self._poll()
+        self._notify_gap.start()
+
+    def _gap_over(self) -> None:
+        if self._notified_later:
+            self._notified()
 
     @property
     def listening(self) -> bool:
@@ -323,6 +343,7 @@ class DbWorker(QObject):
         if self._stopped:
             return
         self._poll_timer.stop()
+        self._notify_gap.stop()
         if self._listener is not None:
             self._listener.stop()
         self._tasks.put(None)
