@@ -14,6 +14,7 @@ import pytest
 from test_gui_helpers import open_window
 
 from madohub_memory.core.clock import Clock
+from madohub_memory.core.errors import StorageError
 from madohub_memory.services import Services
 from madohub_memory.services.change_watch import watch_changes
 from madohub_memory.store import ingest as ingest_rows
@@ -126,6 +127,20 @@ def test_a_decision_reaches_another_connections_waiter_within_a_second(pg_dsn: s
         watch.close()
         deciding.close()
         watching.close()
+
+
+def test_a_lost_listening_connection_is_one_sentence_not_a_hang(pg_dsn: str) -> None:
+    store = open_store(pg_dsn)
+    watch = watch_changes(store)
+    try:
+        with psycopg.connect(pg_dsn, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                          " WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()")
+        with pytest.raises(StorageError, match="Lost the connection to the database server"):
+            watch.wait(2.0)
+    finally:
+        watch.close()
+        store.close()
 
 
 def test_sqlite_has_no_push_and_keeps_polling(svc: Services) -> None:

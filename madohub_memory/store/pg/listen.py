@@ -43,7 +43,7 @@ class ChangeListener:
 
     def _lost(self, exc: BaseException) -> StorageError:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return StorageError("Lost the change notifications of the database server {path}: {reason}.",
+        return StorageError("Lost the connection to the database server {path}: {reason}.",
                             path=self._path, reason=redact(reason))
 
     def wait(self, timeout: float) -> bool:
