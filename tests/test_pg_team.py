@@ -197,3 +197,19 @@ def test_a_burst_of_commits_elsewhere_reloads_the_dashboard_a_few_times_not_each
             assert 2 <= len(refreshes) <= took / 0.25 + 3  # at most one reload per 250 ms, and the last one
     finally:
         other.close()
+
+
+def test_dashboard_whose_listening_connection_drops_keeps_up_by_polling(qtbot, pg_dsn: str, tmp_path: Path) -> None:
+    clock = Clock(NOW)
+    other = Services.open(pg_dsn, clock)
+    try:
+        with open_window(qtbot, pg_dsn, tmp_path, clock, poll=True) as win:  # type: ignore[arg-type]
+            qtbot.waitUntil(lambda: win.worker.listening, timeout=5000)
+            with psycopg.connect(pg_dsn, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                              " WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()")
+            qtbot.waitUntil(lambda: not win.worker.listening, timeout=3000)
+            other.review.remember("Deploys happen on Tuesdays only", "fact", "workspace:shop")
+            qtbot.waitUntil(lambda: win.pending.model.rowCount() == 1, timeout=2000)
+    finally:
+        other.close()

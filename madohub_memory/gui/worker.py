@@ -108,6 +108,7 @@ class DbWorker(QObject):
         self.open_error: UserError | None = None
         self._jobs: list[threading.Thread] = []
         self._listener: Any = None
+        self._listening_ok = True
         self._notify_gap = QTimer(self)
         self._notify_gap.setSingleShot(True)
         self._notify_gap.setInterval(NOTIFIED_GAP_MS)
@@ -282,7 +283,7 @@ class DbWorker(QObject):
 
         self._listener = ChangeListenerThread(watch, self)
         self._listener.changed.connect(self._notified)
-        self._listener.lost.connect(lambda: self._poll_timer.setInterval(POLL_MS))
+        self._listener.lost.connect(self._listening_lost)
         self._poll_timer.setInterval(LISTENING_POLL_MS)
         self._listener.start()
 
@@ -300,10 +301,14 @@ class DbWorker(QObject):
         if self._notified_later:
             self._notified()
 
+    def _listening_lost(self) -> None:
+        self._listening_ok = False
+        self._poll_timer.setInterval(POLL_MS)
+
     @property
     def listening(self) -> bool:
         """Whether the server's change notifications reach this window (PostgreSQL)."""
-        return self._listener is not None
+        return self._listener is not None and self._listening_ok
 
     def _poll(self) -> None:
         if self._polling:  # a notification during a check: check once more after it

@@ -2166,6 +2166,10 @@ Basis: {stage}; confidence: {level}
         <source>{path} was written by a newer MadoHub Memory (schema version {version}; this program knows up to {latest}): update madohub-memory to use it; nothing was changed.</source>
         <translation>{path} 由更新版本的 MadoHub Memory 写入（架构版本 {version}；本程序最高支持 {latest}）：请先更新 madohub-memory；未做任何更改。</translation>
     </message>
+    <message>
+        <source>{path} was written by an older MadoHub Memory (schema version {version}): open it once with a role that may change its tables to bring it up to date; nothing was changed.</source>
+        <translation>{path} 由较旧版本的 MadoHub Memory 写入（架构版本 {version}）：请用有权修改其表的角色打开一次以完成升级；未做任何更改。</translation>
+    </message>
 </context>
 <context>
     <name>AdvancedTab</name>
