@@ -57,6 +57,8 @@ ALLOWED = {
     "madohub_memory.store.errors", "madohub_memory.store.files", "madohub_memory.store.fts_text",
     "madohub_memory.store.liveness", "madohub_memory.store.migrations", "madohub_memory.store.open_checks",
     "madohub_memory.store.rows", "madohub_memory.store.settings",  # one read: is stores.map set?
+    # is --db a file or a server address? (no psycopg: the server backend loads only for an address)
+    "madohub_memory.store.opening", "madohub_memory.store.pg", "madohub_memory.store.pg.dsn",
 }
 
 
