@@ -11,7 +11,8 @@ emits ``operation_did_execute(changes, initiator)`` with the
 refreshes only when something it shows changed, and the view that asked for the change
 (the initiator) can skip the refresh it already did itself. The worker also polls
 ``PRAGMA data_version``: a commit by another process (CLI, MCP server, background jobs)
-arrives as ``OpChanges.everything()`` with no initiator.
+arrives as ``OpChanges.everything()`` with no initiator. On a PostgreSQL server the
+server's notifications trigger that check at once (:mod:`.change_listener`).
 
 Every change this window writes carries its origin ``gui:<uuid>``, and the window's own
 undo stack (:class:`~madohub_memory.gui.undo_stack.UndoStack`) lives here beside it.
@@ -41,6 +42,8 @@ from madohub_memory.gui.undo_stack import UndoStack
 from madohub_memory.services.changes import OpChanges
 
 POLL_MS = 600
+LISTENING_POLL_MS = 3000  # while the server's notifications arrive (change_listener), polling is the fallback
+NOTIFIED_GAP_MS = 250  # at most one check per this while workers commit in a burst (the views reload once)
 _DEBUG = bool(os.environ.get("MADOHUB_GUI_DEBUG"))
 log = logging.getLogger(__name__)
 
@@ -96,6 +99,7 @@ class DbWorker(QObject):
         self._poll_timer.setInterval(POLL_MS)
         self._poll_timer.timeout.connect(self._poll)
         self._polling = False
+        self._poll_again = False
         self._last_version: int | None = None
         self._replaced_reported = False
         self._last_callback: Any = None
@@ -103,6 +107,13 @@ class DbWorker(QObject):
         self._closing = False
         self.open_error: UserError | None = None
         self._jobs: list[threading.Thread] = []
+        self._listener: Any = None
+        self._listening_ok = True
+        self._notify_gap = QTimer(self)
+        self._notify_gap.setSingleShot(True)
+        self._notify_gap.setInterval(NOTIFIED_GAP_MS)
+        self._notify_gap.timeout.connect(self._gap_over)
+        self._notified_later = False
         self._thread.start()
 
     # -- thread side ---------------------------------------------------------------------
@@ -256,10 +267,55 @@ class DbWorker(QObject):
         self._poll()  # the baseline version, so the very next commit elsewhere is seen
         self._poll_timer.start()
 
+        def watch(ctx: WorkerContext) -> Any:
+            from madohub_memory.services.change_watch import watch_changes
+
+            return watch_changes(ctx.svc.store)
+
+        self.submit(watch, self._listen, lambda _message: None)
+
+    def _listen(self, watch: Any) -> None:
+        """Start waiting for the server's change notifications (a database that pushes them)."""
+        if not watch.pushes or self._stopped:
+            watch.close()
+            return
+        from madohub_memory.gui.change_listener import ChangeListenerThread
+
+        self._listener = ChangeListenerThread(watch, self)
+        self._listener.changed.connect(self._notified)
+        self._listener.lost.connect(self._listening_lost)
+        self._poll_timer.setInterval(LISTENING_POLL_MS)
+        self._listener.start()
+
+    def _notified(self) -> None:
+        """A commit elsewhere: check now, but during a burst (four workers submitting) at most
+        once per :data:`NOTIFIED_GAP_MS`, the last notification always followed by a check."""
+        if self._notify_gap.isActive():
+            self._notified_later = True
+            return
+        self._notified_later = False
+        self._poll()
+        self._notify_gap.start()
+
+    def _gap_over(self) -> None:
+        if self._notified_later:
+            self._notified()
+
+    def _listening_lost(self) -> None:
+        self._listening_ok = False
+        self._poll_timer.setInterval(POLL_MS)
+
+    @property
+    def listening(self) -> bool:
+        """Whether the server's change notifications reach this window (PostgreSQL)."""
+        return self._listener is not None and self._listening_ok
+
     def _poll(self) -> None:
-        if self._polling:
+        if self._polling:  # a notification during a check: check once more after it
+            self._poll_again = True
             return
         self._polling = True
+        self._poll_again = False
 
         def check(ctx: WorkerContext) -> tuple[int, bool]:
             return ctx.svc.store.data_version(), ctx.svc.store.file_replaced()
@@ -279,6 +335,8 @@ class DbWorker(QObject):
         if changed:
             self.operation_did_execute.emit(OpChanges.everything(), None)
             self.data_changed.emit("external")
+        if self._poll_again:
+            self._poll()
 
     def _poll_failed(self, _message: str) -> None:
         self._polling = False
@@ -290,6 +348,9 @@ class DbWorker(QObject):
         if self._stopped:
             return
         self._poll_timer.stop()
+        self._notify_gap.stop()
+        if self._listener is not None:
+            self._listener.stop()
         self._tasks.put(None)
         self._thread.join(timeout)
         for job in self._jobs:

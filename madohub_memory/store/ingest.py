@@ -1,8 +1,9 @@
 """Writers and queries for ingestion: conversations, turns, file read positions, turn claims.
 
 Claims make extraction safe across processes: :func:`claim_pending` marks turns as held by
-one worker inside a ``BEGIN IMMEDIATE`` transaction, so a second worker (the dashboard and
-the daemon at once) never gets the same turn. A claim whose process is gone
+one worker inside a ``BEGIN IMMEDIATE`` transaction (on PostgreSQL, the write lock plus
+``FOR UPDATE SKIP LOCKED``: :mod:`.pg.claims`), so a second worker (the dashboard and the
+daemon at once, or workers on several machines) never gets the same turn. A claim whose process is gone
 (:mod:`madohub_memory.store.liveness`) is taken over at once.
 """
 
@@ -169,10 +170,13 @@ def claim_pending(
         cut = _slice_end(store, where, params, chosen, counts[0]["n"], max_turns)
         if cut is not None:
             claim_where += " AND seq < ?"
-        store.execute(
-            f"UPDATE turns SET extract_state = 'claimed', claimed_by = ?, claimed_at = ? WHERE {claim_where}",
-            (owner, now, *chosen, *orphan_params, *(() if cut is None else (cut,))),
-        )
+        if store.backend == "postgresql":  # row locks, skipped rather than waited for
+            from madohub_memory.store.pg.claims import claim_update
+
+            update = claim_update(claim_where)
+        else:
+            update = f"UPDATE turns SET extract_state = 'claimed', claimed_by = ?, claimed_at = ? WHERE {claim_where}"
+        store.execute(update, (owner, now, *chosen, *orphan_params, *(() if cut is None else (cut,))))
         rows = store.query(
             "SELECT t.id, t.conversation_id, t.seq, t.role, t.content, t.created_at, t.meta,"
             " t.extract_mode, t.segment, c.namespace FROM turns t JOIN conversations c"

@@ -10,9 +10,9 @@ first, the counterpart of SQLite's ``BEGIN IMMEDIATE``: writers run one after an
 every check-then-write of the store modules (dedup, undo, claims) behaves as on SQLite,
 and waiting for another writer ends in the same one-sentence busy error. Live views poll
 :meth:`data_version`, a counter every writing transaction bumps once (``mh_data_version``),
-which changes only for other connections' commits, as SQLite's ``PRAGMA data_version`` does.
-
-``raw`` (the psycopg connection) stays reachable for later helpers (``LISTEN``).
+which changes only for other connections' commits, as SQLite's ``PRAGMA data_version`` does;
+a transaction that bumped it also sends ``NOTIFY`` as it commits (:mod:`.listen`), so a
+dashboard elsewhere hears of the change without asking.
 """
 
 from __future__ import annotations
@@ -37,10 +37,12 @@ from madohub_memory.store import errors as db_errors
 from madohub_memory.store.database import LockStats, Store, busy_give_up_s
 from madohub_memory.store.pg import dialect, schema
 from madohub_memory.store.pg.dsn import display_name, redact
+from madohub_memory.store.pg.listen import NOTIFY_ON_COMMIT
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
 
 WRITE_LOCK = 0x4D61646F  # "Mado": the advisory lock every write transaction takes first
 _RETURNING = " RETURNING id"
+_COMMIT = NOTIFY_ON_COMMIT.encode()
 _PLAIN = row_factory(frozenset({"mh_rowid"}))
 _ALL = row_factory()
 
@@ -262,9 +264,7 @@ class PgStore(Store):
                         from madohub_memory.store.pg import keyword
 
                         keyword.index_pending(self)
-                    mine = self.raw.execute(  # one round trip: did we bump the counter, and commit
-                        b"SELECT 1 FROM mh_data_version WHERE xid = txid_current_if_assigned(); COMMIT"
-                    ).fetchone()
+                    mine = self.raw.execute(_COMMIT).fetchone()  # did we bump the counter (and NOTIFY), COMMIT
                     if mine:
                         self._own_bumps += 1
                 except psycopg.Error as exc:
