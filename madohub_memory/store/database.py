@@ -337,14 +337,23 @@ class Store:
                     raise err from None
                 raise
             else:
-                try:
-                    self.conn.execute("COMMIT")
-                except sqlite3.Error as exc:
-                    self._rollback()
-                    raise self._fail(exc) from None
+                self._commit()
             finally:
                 self._depth = 0
+                self._after_transaction()
                 LockStats.add(time.monotonic() - began)
+
+    def _commit(self) -> None:
+        """COMMIT the open transaction (rolled back, one sentence, when that fails). A server
+        backend does more here: :meth:`madohub_memory.store.pg.store.PgStore._commit`."""
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise self._fail(exc) from None
+
+    def _after_transaction(self) -> None:
+        """What a backend resets once a transaction has ended, committed or not."""
 
     def _begin(self, wait_s: float) -> None:
         started = time.monotonic()

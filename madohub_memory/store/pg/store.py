@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -234,46 +232,23 @@ class PgStore(Store):
 
     # -- transactions -----------------------------------------------------------------
 
-    @contextmanager
-    def transaction(self, wait_s: float | None = None) -> Iterator[Any]:
-        """A write transaction; nested calls join the outer one. Rolls back on any error."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield self.conn
-                finally:
-                    self._depth -= 1
-                return
-            if self.readonly:
-                raise db_errors.read_only(self.path)
-            self._begin(busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s()))
-            self._depth = 1
-            began = time.monotonic()
-            try:
-                yield self.conn
-            except BaseException as exc:
-                self._rollback()
-                err = self._fail(exc) if isinstance(exc, Exception) else exc
-                if err is not exc:
-                    raise err from None
-                raise
-            else:
-                try:
-                    if self._memories_written:  # the keyword index follows at commit, as SQLite's triggers do
-                        from madohub_memory.store.pg import keyword
+    def _commit(self) -> None:
+        """The keyword index follows at commit (as SQLite's triggers do), then one round trip
+        says whether this transaction bumped the change counter (and sent NOTIFY) and commits."""
+        try:
+            if self._memories_written:
+                from madohub_memory.store.pg import keyword
 
-                        keyword.index_pending(self)
-                    mine = self.raw.execute(_COMMIT).fetchone()  # did we bump the counter (and NOTIFY), COMMIT
-                    if mine:
-                        self._own_bumps += 1
-                except psycopg.Error as exc:
-                    self._rollback()
-                    raise self._fail(exc) from None
-            finally:
-                self._depth = 0
-                self._memories_written = False
-                LockStats.add(time.monotonic() - began)
+                keyword.index_pending(self)
+            mine = self.raw.execute(_COMMIT).fetchone()
+            if mine:
+                self._own_bumps += 1
+        except psycopg.Error as exc:
+            self._rollback()
+            raise self._fail(exc) from None
+
+    def _after_transaction(self) -> None:
+        self._memories_written = False
 
     def _begin(self, wait_s: float) -> None:
         started = time.monotonic()
