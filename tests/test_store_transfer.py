@@ -108,9 +108,9 @@ def many_turns(path: Path, tmp_path: Path, count: int) -> None:
         svc.transfer.import_file(dump)
 
 
-def test_a_killed_transfer_process_continues_where_it_stopped(db_path, tmp_path):
-    many_turns(db_path, tmp_path, 20_000)
-    target = tmp_path / "target.db"
+def signal_mid_turns(db_path: Path, target: Path, sig: int) -> tuple[int, str]:
+    """A real ``transfer`` process sent ``sig`` once it is copying turns: its exit code and
+    what it printed after that."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with subprocess.Popen(
         [sys.executable, "-m", "madohub_memory", "transfer", "--from", str(db_path), "--to", str(target),
@@ -120,8 +120,15 @@ def test_a_killed_transfer_process_continues_where_it_stopped(db_path, tmp_path)
         for line in proc.stderr:
             if line.startswith("turns "):
                 break
-        proc.send_signal(signal.SIGKILL)  # no clean-up of any kind, mid-table
-        proc.wait(timeout=60)
+        proc.send_signal(sig)
+        rest = proc.stderr.read()
+        return proc.wait(timeout=60), rest
+
+
+def test_a_killed_transfer_process_continues_where_it_stopped(db_path, tmp_path):
+    many_turns(db_path, tmp_path, 20_000)
+    target = tmp_path / "target.db"
+    signal_mid_turns(db_path, target, signal.SIGKILL)  # no clean-up of any kind, mid-table
     copied = rows(target, "SELECT COUNT(*) FROM turns")[0][0]
     assert 0 < copied < 20_000
     result = invoke("transfer", "--from", db_path, "--to", target, "--batch", "5000")
@@ -200,18 +207,8 @@ def test_a_row_written_to_the_target_meanwhile_stops_the_resume_with_a_sentence(
 def test_ctrl_c_keeps_what_was_copied_and_says_how_to_continue(db_path, tmp_path):
     many_turns(db_path, tmp_path, 20_000)
     target = tmp_path / "target.db"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with subprocess.Popen(
-        [sys.executable, "-m", "madohub_memory", "transfer", "--from", str(db_path), "--to", str(target),
-         "--batch", "1"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
-    ) as proc:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            if line.startswith("turns "):
-                break
-        proc.send_signal(signal.SIGINT)
-        rest = proc.stderr.read()
-        assert proc.wait(timeout=60) == 130
+    code, rest = signal_mid_turns(db_path, target, signal.SIGINT)
+    assert code == 130
     assert "run the same command again to continue" in rest
     assert 0 < rows(target, "SELECT COUNT(*) FROM turns")[0][0] < 20_000
     assert invoke("transfer", "--from", db_path, "--to", target, "--batch", "5000").returncode == 0

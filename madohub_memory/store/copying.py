@@ -17,26 +17,16 @@ from typing import Any
 
 from madohub_memory.store.database import Store
 from madohub_memory.store.redaction import redact_row
-from madohub_memory.store.transfer import IntegrityError, columns, primary_key
+from madohub_memory.store.transfer import EXPORT_TABLES, IntegrityError, columns, primary_key
 
 __all__ = ["IntegrityError"]  # what a write that collides with a stored row raises (per backend)
 
 # Copied, in dependency order (parents first). Everything a person or an agent put into the
 # database, and what was computed from it at a cost (embeddings: the vector cache).
 COPY_TABLES: list[str] = [
-    "settings",
-    "conversations",
-    "turns",
-    "candidates",
-    "candidate_sightings",
-    "memories",
-    "history",
-    "working_memory",
-    "working_items",
-    "decisions",
-    "decision_proposals",
-    "decision_state",
-    "embeddings",
+    *EXPORT_TABLES,  # what a person or an agent put into the database (the export's tables) ...
+    "decision_state",  # ... and what was computed or kept beside it
+    "embeddings",  # the vector cache, computed at a cost
     "recall_log",
     "recall_state",
     "ingest_files",
