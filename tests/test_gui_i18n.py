@@ -33,7 +33,7 @@ def untranslated(texts: list[str]) -> list[str]:
 def visible_texts(widget) -> list[str]:
     texts = []
     for child in widget.findChildren(QLabel):
-        if child.isVisibleTo(widget) and child.objectName() not in ("facts", "nearest", "detailTitle"):
+        if child.isVisibleTo(widget) and child.objectName() not in ("facts", "nearest", "detailTitle", "databaseLocation"):
             texts.append(child.text())
     for child in widget.findChildren(QAbstractButton):
         if child.isVisibleTo(widget):

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from madohub_memory.core.clock import to_iso
+from madohub_memory.core.locations import display_location
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.gui.extraction_box import ExtractionBox
 from madohub_memory.gui.i18n import age_label, icon, kind_label
@@ -50,6 +51,7 @@ class AdvancedTab(QWidget):
     language_changed = Signal(str)
     settings_loaded = Signal(dict)
     status = Signal(str)
+    open_requested = Signal(str)  # a database to open instead of this one (OpenDatabaseDialog)
 
     def __init__(self, worker: DbWorker, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -163,11 +165,23 @@ class AdvancedTab(QWidget):
         drow.addWidget(self.export_btn)
         drow.addWidget(self.import_btn)
 
+        database = QGroupBox(self.tr("Database"))
+        brow = QHBoxLayout(database)
+        self.location = QLabel(self.tr("Now open: %1").replace("%1", display_location(self.worker.db_path)))
+        self.location.setObjectName("databaseLocation")  # data (a path or an address), not text to translate
+        self.location.setAccessibleName(self.tr("The database this dashboard shows"))
+        self.location.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.open_btn = QPushButton(self.tr("&Open another…"))
+        self.open_btn.setAccessibleName(self.tr("Open another database file or server"))
+        self.open_btn.clicked.connect(self._open_other)
+        brow.addWidget(self.location, 1)
+        brow.addWidget(self.open_btn)
+
         for spin in (self.min_seen, self.min_conf, self.archive_days):
             spin.setMaximumWidth(180)
         for combo in (self.embedding, self.language):
             combo.setMaximumWidth(420)
-        for group in (auto, queue, self.extraction, self.projects, embedding, ui, jobs, data):
+        for group in (auto, queue, self.extraction, self.projects, embedding, ui, jobs, data, database):
             column.addWidget(group)
         column.addStretch(1)
         scroll = QScrollArea()
@@ -374,6 +388,15 @@ class AdvancedTab(QWidget):
         self.status.emit(self.tr("Running %1…").replace("%1", self._job_label(str(name))))
         self.worker.submit_background(lambda ctx: ctx.svc.jobs.run_now(name), done, self.worker.error.emit,
                                       changes=OpChanges(jobs=True))
+
+    # -- another database ------------------------------------------------------------------
+
+    def _open_other(self) -> None:
+        from madohub_memory.gui.open_database import OpenDatabaseDialog
+
+        dialog = OpenDatabaseDialog(self.worker.db_path, self)
+        if dialog.exec():
+            self.open_requested.emit(dialog.target())
 
     # -- export / import -----------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabWidget
 
 from madohub_memory.gui.advanced_tab import AdvancedTab
 from madohub_memory.gui.approved_tab import ApprovedTab
@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self.approved.help_requested.connect(self.show_shortcuts)
         self.pending.undo_requested.connect(self.undo)
         self.advanced.language_changed.connect(self.switch_language)
+        self.advanced.open_requested.connect(self.open_database)
         self.advanced.settings_loaded.connect(self._settings_loaded)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.count_label = QLabel()
@@ -257,6 +258,22 @@ class MainWindow(QMainWindow):
             return
         self.saving_label.setText(self.tr("Saving %n decision(s)…", "", count))
         self.saving_label.show()
+
+    def open_database(self, target: str) -> None:
+        """Start a dashboard on another database, then quit this one as the tray's Quit does
+        (every queued decision is saved before the window goes)."""
+        from madohub_memory.core.locations import display_location
+        from madohub_memory.gui.open_database import start_dashboard
+
+        if not start_dashboard(target):
+            self.show_status(self.tr("Could not start a dashboard on %1.").replace("%1", display_location(target)))
+            return
+        tray = getattr(self, "tray", None)
+        if tray is not None:
+            tray.quit()
+            return
+        self.close()
+        QApplication.quit()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.worker.pending_writes:

@@ -2769,4 +2769,81 @@ Basis: {stage}; confidence: {level}
         <translation>{target} 中已有一行 {table}，与从 {source} 迁移的数据冲突（{reason}）：迁移中断期间有其他程序写入了 {target}；这一批未复制。请迁移到新的空数据库。</translation>
     </message>
 </context>
+<context>
+    <name>AdvancedTab</name>
+    <message>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
+    <message>
+        <source>&amp;Open another…</source>
+        <translation>打开其他(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open another database file or server</source>
+        <translation>打开其他数据库文件或服务器</translation>
+    </message>
+    <message>
+        <source>Now open: %1</source>
+        <translation>当前打开：%1</translation>
+    </message>
+    <message>
+        <source>The database this dashboard shows</source>
+        <translation>此控制台显示的数据库</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Could not start a dashboard on %1.</source>
+        <translation>无法在 %1 上启动控制台。</translation>
+    </message>
+</context>
+<context>
+    <name>OpenDatabaseDialog</name>
+    <message>
+        <source>Open another database</source>
+        <translation>打开其他数据库</translation>
+    </message>
+    <message>
+        <source>A database file, or postgresql://host/database</source>
+        <translation>数据库文件，或 postgresql://主机/数据库</translation>
+    </message>
+    <message>
+        <source>Database file or server address</source>
+        <translation>数据库文件或服务器地址</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Now open: %1</source>
+        <translation>当前打开：%1</translation>
+    </message>
+    <message>
+        <source>A password does not belong here: keep it in ~/.pgpass or a libpq service file (service=NAME).</source>
+        <translation>请勿在此填写密码：将其保存在 ~/.pgpass 或 libpq 服务文件（service=NAME）中。</translation>
+    </message>
+    <message>
+        <source>Databases (*.db *.sqlite);;All files (*)</source>
+        <translation>数据库 (*.db *.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Give a database file or a server address.</source>
+        <translation>请填写数据库文件或服务器地址。</translation>
+    </message>
+    <message>
+        <source>Take the password out of the address: keep it in ~/.pgpass or a libpq service file.</source>
+        <translation>请从地址中去掉密码：将其保存在 ~/.pgpass 或 libpq 服务文件中。</translation>
+    </message>
+    <message>
+        <source>This dashboard already shows that database.</source>
+        <translation>此控制台已在显示该数据库。</translation>
+    </message>
+    <message>
+        <source>There is no database file at %1.</source>
+        <translation>%1 处没有数据库文件。</translation>
+    </message>
+</context>
 </TS>
