@@ -153,6 +153,11 @@ def test_a_proposer_cannot_decide_on_shared_candidates_one_sentence_nothing_writ
         mid = wei.review.approve(shop)
         assert wei.memories.get(mid).approved_by == "wei"
         assert wei.review.get(shop).decided_by == "wei"
+    for command in (["memory", "edit", str(mid), "--content", "npm is fine"], ["memory", "delete", str(mid)]):
+        assert main([*command, "--db", team["li"]]) == 1
+        assert "may propose only" in capsys.readouterr().err
+    with Services.open(team["li"], clock) as li:
+        assert li.memories.get(mid).content == SHOP_RULE and li.memories.get(mid).status == "active"
 
 
 def test_a_proposer_auto_approve_leaves_shared_candidates_for_a_reviewer(team: dict[str, str], clock: Clock) -> None:
@@ -167,11 +172,44 @@ def test_a_proposer_auto_approve_leaves_shared_candidates_for_a_reviewer(team: d
         assert li.review.get(own.candidate_id).status == "approved"
 
 
+def test_a_proposer_sweep_leaves_shared_rows_to_the_reviewers(team: dict[str, str], clock: Clock) -> None:
+    with Services.open(team["li"], clock) as li:
+        shop = li.review.remember(SHOP_RULE, "fact", namespace="workspace:shop").candidate_id
+        clock.advance(days=120)
+        report = li.sweep.run(force=True)  # no error surfaced to li's worker
+        assert report["archived"] == [] and report["decay"]["skipped"]
+        assert li.review.get(shop).status == "pending"
+    with Services.open(team["wei"], clock) as wei:
+        assert wei.sweep.run(force=True)["archived"] == [shop]
+
+
+def test_persona_rows_stored_before_the_setup_can_be_handed_to_their_person(
+    pg_cluster: Any, clock: Clock, capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = f"moved_{os.getpid()}_{os.urandom(3).hex()}"
+    admin = pg_cluster.create_database(name, template=PG_TEMPLATE)
+    try:
+        with Services.open(admin, clock, person="wei") as svc:  # as `transfer` leaves it: all the admin's
+            svc.review.approve(svc.review.remember(WEI_PERSONA, "preference", namespace="persona:default")
+                               .candidate_id)
+            svc.review.approve(svc.review.add_manual(SHOP_RULE, "fact", "workspace:shop").candidate_id)
+        for role in ("wei", "li"):
+            pg_cluster.admin(f"DO $$ BEGIN CREATE ROLE {role} LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+        assert main(["server-setup", "--db", admin, "--reviewer", "wei", "--proposer", "li",
+                     "--persona-owner", "wei"]) == 0, capsys.readouterr().err
+        for role, expected in (("wei", {WEI_PERSONA, SHOP_RULE}), ("li", {SHOP_RULE})):
+            with Services.open(admin.replace("//madohub@", f"//{role}@"), clock) as svc:
+                assert {m.content for m in svc.memories.list()} == expected, role
+                assert {h.content for h in svc.recall.search(WEI_PERSONA, k=5, mode="keyword")} <= expected
+    finally:
+        pg_cluster.drop_database(name)
+
+
 def test_the_setup_script_can_be_printed_for_an_administrator(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["server-setup", "--sql", "--reviewer", "wei", "--proposer", "li"]) == 0
     script = capsys.readouterr().out
     assert script.startswith("BEGIN;") and "CREATE POLICY persona_owner ON memories" in script
     assert "GRANT madohub_reviewer TO \"wei\";" in script and "GRANT madohub_proposer TO \"li\";" in script
-    assert script == security.script() + "".join(s + ";\n" for s in security.assign_statements(["wei"], ["li"]))
+    assert script == security.script(security.assign_statements(["wei"], ["li"])) and script.endswith("COMMIT;\n")
     assert main(["server-setup", "--db", "/tmp/not-a-server.db"]) == 1
     assert "PostgreSQL address" in capsys.readouterr().err

@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                    help="an existing login role that may approve, reject and edit (repeatable)")
     p.add_argument("--proposer", action="append", default=[], metavar="ROLE",
                    help="an existing login role that may propose and recall only (repeatable)")
+    p.add_argument("--persona-owner", metavar="ROLE",
+                   help="give the persona rows already stored (e.g. by transfer) to this person")
     p.add_argument("--sql", action="store_true", help="print the SQL script instead of running it")
     p.set_defaults(handler=_setup)
 
@@ -31,14 +33,14 @@ def _setup(args: argparse.Namespace) -> int:
     from madohub_memory.core.errors import ValidationError
     from madohub_memory.store.pg import security
 
-    for role in [*args.reviewer, *args.proposer]:
+    for role in [*args.reviewer, *args.proposer, *([args.persona_owner] if args.persona_owner else [])]:
         if not role or '"' in role or "\0" in role:
             raise ValidationError("{role!r} is not a role name.", role=role)
     if args.sql:
-        text = security.script()
         extra = security.assign_statements(args.reviewer, args.proposer)
-        text += "".join(s + ";\n" for s in extra)
-        print(text, end="")
+        if args.persona_owner:
+            extra += security.hand_over_statements(args.persona_owner)
+        print(security.script(extra), end="")
         return 0
     from madohub_memory.core.paths import default_database
     from madohub_memory.store import open_store
@@ -49,7 +51,7 @@ def _setup(args: argparse.Namespace) -> int:
         raise ValidationError("server-setup needs a PostgreSQL address (--db postgresql://… or service=…),"
                               " not the file {target}.", target=target)
     with open_store(target) as store:
-        count = security.apply(store, args.reviewer, args.proposer)
+        count = security.apply(store, args.reviewer, args.proposer, args.persona_owner)
     emit(args, {"database": str(store.path), "statements": count, "reviewers": args.reviewer,
                 "proposers": args.proposer},
          f"{store.path} is set up for a team ({count} statements): persona memory is private to its owner,"

@@ -138,6 +138,13 @@ FUNCTIONS = [
 ]
 
 
+_HISTORY_PRIVATE = (
+    "UPDATE history SET mh_private_to = CASE WHEN entity = 'memory' AND entity_id ~ '^[0-9]{1,18}$'"
+    " THEN mh_memory_private_to(entity_id::bigint) WHEN entity = 'candidate' AND entity_id ~ '^[0-9]{1,18}$'"
+    " THEN mh_candidate_private_to(entity_id::bigint) END"
+)
+
+
 def _trigger(name: str, table: str, when: str, function: str) -> list[str]:
     return [f"DROP TRIGGER IF EXISTS {name} ON {table}",
             f"CREATE TRIGGER {name} {when} ON {table} FOR EACH ROW EXECUTE FUNCTION {function}()"]
@@ -167,10 +174,7 @@ def statements() -> list[str]:
                     "mh_private_follow")
     # Rows written before the set-up: private as they would have been made.
     out += [f"UPDATE {t} SET mh_private_to = mh_memory_private_to(memory_id)" for t in _PRIVATE_BY_MEMORY]
-    out += ["UPDATE embeddings SET fingerprint = fingerprint",  # the trigger sets mh_private_to
-            "UPDATE history SET mh_private_to = CASE WHEN entity = 'memory' AND entity_id ~ '^[0-9]{1,18}$'"
-            " THEN mh_memory_private_to(entity_id::bigint) WHEN entity = 'candidate' AND entity_id ~ '^[0-9]{1,18}$'"
-            " THEN mh_candidate_private_to(entity_id::bigint) END"]
+    out += ["UPDATE embeddings SET fingerprint = fingerprint", _HISTORY_PRIVATE]  # triggers set mh_private_to
     out += _policy("persona_owner", "candidates", _PERSONA_ONLY_OWNER)
     out += _policy("persona_owner", "memories", _PERSONA_ONLY_OWNER)
     out += _policy("with_candidate", "candidate_sightings",
@@ -198,16 +202,27 @@ def assign_statements(reviewers: list[str], proposers: list[str]) -> list[str]:
     return out
 
 
-def script() -> str:
-    """The set-up as one SQL script (for an administrator who runs it with psql)."""
-    return "BEGIN;\n" + "".join(s.rstrip() + ";\n" for s in statements()) + "COMMIT;\n"
+def hand_over_statements(role: str) -> list[str]:
+    """Give the persona rows the set-up's own role holds (a database filled by ``transfer``
+    before the set-up: every row then belongs to whoever ran it) to the person ``role``."""
+    literal = "'" + role.replace("'", "''") + "'"
+    out = [f"UPDATE {t} SET mh_owner = {literal} WHERE namespace LIKE 'persona:%' AND mh_owner = current_user"
+           for t in _OWNED]
+    return [*out, _HISTORY_PRIVATE]
 
 
-def apply(store: Any, reviewers: list[str], proposers: list[str]) -> int:
+def script(extra: list[str] | None = None) -> str:
+    """The set-up (and ``extra`` statements) as one SQL script, for an administrator who runs it with psql."""
+    return "BEGIN;\n" + "".join(s.rstrip() + ";\n" for s in statements() + (extra or [])) + "COMMIT;\n"
+
+
+def apply(store: Any, reviewers: list[str], proposers: list[str], persona_owner: str | None = None) -> int:
     """Run the set-up (and the role assignments) in one transaction on ``store``, a
     :class:`~madohub_memory.store.pg.store.PgStore` opened by the database's owner; returns
     how many statements ran. A failure leaves the database as it was."""
     todo = statements() + assign_statements(reviewers, proposers)
+    if persona_owner:
+        todo += hand_over_statements(persona_owner)
     with store.transaction():
         for statement in todo:
             store.raw.execute(statement.encode())
