@@ -38,8 +38,8 @@ from madohub_memory.store import errors as db_errors
 from madohub_memory.store.database import LockStats, Store, busy_give_up_s
 from madohub_memory.store.pg import dialect, schema
 from madohub_memory.store.pg.dsn import display_name, redact
-from madohub_memory.store.pg.security import REVIEWER_NEEDED
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
+from madohub_memory.store.pg.security import REVIEWER_NEEDED
 
 WRITE_LOCK = 0x4D61646F  # "Mado": the advisory lock every write transaction takes first
 _RETURNING = " RETURNING id"
