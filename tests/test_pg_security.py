@@ -213,3 +213,29 @@ def test_the_setup_script_can_be_printed_for_an_administrator(capsys: pytest.Cap
     assert script == security.script(security.assign_statements(["wei"], ["li"])) and script.endswith("COMMIT;\n")
     assert main(["server-setup", "--db", "/tmp/not-a-server.db"]) == 1
     assert "PostgreSQL address" in capsys.readouterr().err
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+def test_a_proposer_dashboard_lists_no_other_persona_and_shows_the_refusal(
+    qtbot: Any, team: dict[str, str], clock: Clock, tmp_path: Path,
+) -> None:
+    from PySide6.QtCore import Qt
+    from test_gui_helpers import open_window
+
+    from madohub_memory.services.queue import QueueService
+
+    with Services.open(team["wei"], clock) as wei:
+        wei.review.add_manual(WEI_PERSONA, "preference", "persona:default")
+    with Services.open(team["li"], clock) as li:
+        shop = li.review.remember(SHOP_RULE, "fact", namespace="workspace:shop").candidate_id
+        assert QueueService(li).ids() == [shop]  # the dashboard's queue
+    with open_window(qtbot, team["li"], tmp_path, clock) as win:  # type: ignore[arg-type]
+        qtbot.waitUntil(lambda: win.pending.detail.candidate_id == shop, timeout=5000)
+        messages: list[str] = []
+        win.statusBar().messageChanged.connect(messages.append)
+        qtbot.keyClick(win.pending.table, Qt.Key.Key_A)
+        qtbot.waitUntil(lambda: any("may propose only" in m for m in messages), timeout=10000)
+        assert any(m.startswith(f"#{shop} was not approved: Only a reviewer") for m in messages)
+        qtbot.waitUntil(lambda: win.pending.detail.candidate_id == shop, timeout=5000)  # still in the queue
+    with Services.open(team["li"], clock) as li:
+        assert li.review.get(shop).status == "pending"
