@@ -188,6 +188,9 @@ def statements() -> list[str]:
             f"REVOKE INSERT, UPDATE, DELETE ON schema_migrations FROM {group}",
             f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {group}",
             f"GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {group}",
+            # tables a later upgrade adds (created by this same owner) are granted too
+            f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {group}",
+            f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO {group}",
         ]
     return out
 
