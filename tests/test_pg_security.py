@@ -150,6 +150,9 @@ def test_a_proposer_cannot_decide_on_shared_candidates_one_sentence_nothing_writ
         assert again.outcome == "seen_again"  # proposing again still counts
     with Services.open(team["wei"], clock) as wei:
         assert wei.store.may_decide_workspace()  # type: ignore[attr-defined]
+        with pytest.raises(ReviewerRoleError, match="proposed by someone else"):  # li's, not wei's persona
+            wei.review.approve(shop, namespace="persona:default")
+        assert wei.review.get(shop).status == "pending"
         mid = wei.review.approve(shop)
         assert wei.memories.get(mid).approved_by == "wei"
         assert wei.review.get(shop).decided_by == "wei"

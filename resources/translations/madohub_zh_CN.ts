@@ -2071,6 +2071,10 @@ Basis: {stage}; confidence: {level}
         <translation>{role!r} 不是角色名。</translation>
     </message>
     <message>
+        <source>A persona: namespace belongs to the person who proposed the candidate, and this one was proposed by someone else: keep it in a workspace: namespace; nothing was changed.</source>
+        <translation>persona: 命名空间属于提议该候选的人，而这条候选是别人提议的：请保留在 workspace: 命名空间中；没有做任何更改。</translation>
+    </message>
+    <message>
         <source>{path} was written by an older MadoHub Memory (schema version {version}): open it once with a role that may change its tables to bring it up to date; nothing was changed.</source>
         <translation>{path} 由较旧版本的 MadoHub Memory 写入（架构版本 {version}）：请用可以修改其表的角色打开一次以升级；没有做任何更改。</translation>
     </message>

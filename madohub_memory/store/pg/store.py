@@ -243,6 +243,11 @@ class PgStore(Store):
                 " {role} may propose only (an administrator can grant it madohub_reviewer); nothing was changed.",
                 role=self.raw.info.user,
             )
+        if isinstance(exc, pg_errors.InsufficientPrivilege) and "row-level security" in str(exc):
+            return ReviewerRoleError(
+                "A persona: namespace belongs to the person who proposed the candidate, and this one was"
+                " proposed by someone else: keep it in a workspace: namespace; nothing was changed.",
+            )
         err = translate(exc, str(self.path), waited_s)
         return exc if err is None else err
 
