@@ -169,6 +169,9 @@ def test_a_proposer_auto_approve_leaves_shared_candidates_for_a_reviewer(team: d
         wei.settings.set("auto_approve.min_seen", 1)
         wei.settings.set("auto_approve.min_confidence", 0.0)
     with Services.open(team["li"], clock) as li:
+        with pytest.raises(ReviewerRoleError, match="review policy"):  # else wei's worker would approve for li
+            li.settings.set("auto_approve.min_seen", 2)
+        li.settings.set("desktop.notify", True)  # other settings are anyone's
         shared = li.review.remember(SHOP_RULE, "fact", namespace="workspace:shop", confidence=0.95)
         own = li.review.remember(LI_PERSONA, "preference", namespace="persona:default", confidence=0.95)
         assert li.review.get(shared.candidate_id).status == "pending"

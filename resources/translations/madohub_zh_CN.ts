@@ -2071,6 +2071,10 @@ Basis: {stage}; confidence: {level}
         <translation>{role!r} 不是角色名。</translation>
     </message>
     <message>
+        <source>Only a reviewer may change the review policy (auto-approve, archiving, decay) on a team server: the database role {role} may propose only; nothing was changed.</source>
+        <translation>在团队服务器上只有审核者可以修改审核策略（自动批准、归档、衰减）：数据库角色 {role} 只能提议；没有做任何更改。</translation>
+    </message>
+    <message>
         <source>A persona: namespace belongs to the person who proposed the candidate, and this one was proposed by someone else: keep it in a workspace: namespace; nothing was changed.</source>
         <translation>persona: 命名空间属于提议该候选的人，而这条候选是别人提议的：请保留在 workspace: 命名空间中；没有做任何更改。</translation>
     </message>

@@ -16,7 +16,8 @@ set up once by the database's owner with ``madohub-memory server-setup``:
   it sees; ``madohub_proposer`` may propose (new candidates, sightings, a repeat that
   widens a pending candidate) and read and recall, and decide on its own persona rows
   only (nobody else can see them to review them). A guard trigger refuses every other
-  decision with :data:`REVIEWER_NEEDED`, which the store turns into one sentence.
+  decision with :data:`REVIEWER_NEEDED`, which the store turns into one sentence; the
+  settings of the review policy (auto-approve, archiving, decay) are the reviewers' too.
 - The database owner and superusers bypass row-level security (not ``FORCE``d: the
   administrator can see and repair everything); people log in as ordinary roles.
 
@@ -31,6 +32,10 @@ from typing import Any
 REVIEWER = "madohub_reviewer"
 PROPOSER = "madohub_proposer"
 REVIEWER_NEEDED = "madohub: the reviewer role is needed"
+POLICY_NEEDED = "madohub: the reviewer role is needed for the review policy"
+# Settings that decide what is approved or archived without a person: a proposer could
+# otherwise turn auto-approve on and have a reviewer's worker approve its own proposals.
+POLICY_KEYS = "(key LIKE 'auto\\_approve.%' OR key = 'archive_days' OR (key LIKE 'decay.%' AND key <> 'decay.last_run'))"
 
 # Tables whose rows repeat persona text, and how their owner is found.
 _OWNED = ("candidates", "memories")  # mh_owner: the proposing role
@@ -91,6 +96,15 @@ FUNCTIONS = [
             RAISE EXCEPTION '{REVIEWER_NEEDED}' USING ERRCODE = 'insufficient_privilege';
         END IF;
         RETURN NEW;
+    END $$""",
+    f"""CREATE OR REPLACE FUNCTION mh_guard_policy() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        k text := CASE WHEN TG_OP = 'DELETE' THEN OLD.key ELSE NEW.key END;
+    BEGIN
+        IF (SELECT {POLICY_KEYS} FROM (SELECT k AS key) s) AND NOT mh_may_decide('workspace:any', NULL) THEN
+            RAISE EXCEPTION '{POLICY_NEEDED}' USING ERRCODE = 'insufficient_privilege';
+        END IF;
+        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
     END $$""",
     # The owner of a memory's persona text, NULL when it is shared (or gone).
     """CREATE OR REPLACE FUNCTION mh_memory_private_to(memory bigint) RETURNS text LANGUAGE sql STABLE AS $$
@@ -165,6 +179,7 @@ def statements() -> list[str]:
     out += FUNCTIONS
     out += _trigger("candidates_guard", "candidates", "BEFORE UPDATE OR DELETE", "mh_guard_candidate")
     out += _trigger("memories_guard", "memories", "BEFORE INSERT OR UPDATE OR DELETE", "mh_guard_memory")
+    out += _trigger("settings_policy_guard", "settings", "BEFORE INSERT OR UPDATE OR DELETE", "mh_guard_policy")
     out += _trigger("history_private", "history", "BEFORE INSERT", "mh_private_history")
     out += _trigger("embeddings_private", "embeddings", "BEFORE INSERT OR UPDATE", "mh_private_embedding")
     out += [s for t in _PRIVATE_BY_MEMORY

@@ -39,7 +39,7 @@ from madohub_memory.store.database import LockStats, Store, busy_give_up_s
 from madohub_memory.store.pg import dialect, schema
 from madohub_memory.store.pg.dsn import display_name, redact
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
-from madohub_memory.store.pg.security import REVIEWER_NEEDED
+from madohub_memory.store.pg.security import POLICY_NEEDED, REVIEWER_NEEDED
 
 WRITE_LOCK = 0x4D61646F  # "Mado": the advisory lock every write transaction takes first
 _RETURNING = " RETURNING id"
@@ -237,6 +237,11 @@ class PgStore(Store):
     # -- errors -----------------------------------------------------------------------
 
     def _fail(self, exc: BaseException, waited_s: float = 0.0) -> BaseException:
+        if isinstance(exc, pg_errors.InsufficientPrivilege) and POLICY_NEEDED in str(exc):
+            return ReviewerRoleError(
+                "Only a reviewer may change the review policy (auto-approve, archiving, decay) on a team server:"
+                " the database role {role} may propose only; nothing was changed.", role=self.raw.info.user,
+            )
         if isinstance(exc, pg_errors.InsufficientPrivilege) and REVIEWER_NEEDED in str(exc):
             return ReviewerRoleError(
                 "Only a reviewer may approve, reject or edit shared candidates and memories: the database role"
