@@ -18,6 +18,9 @@ set up once by the database's owner with ``madohub-memory server-setup``:
   only (nobody else can see them to review them). A guard trigger refuses every other
   decision with :data:`REVIEWER_NEEDED`, which the store turns into one sentence; the
   settings of the review policy (auto-approve, archiving, decay) are the reviewers' too.
+- Shared, not private: transcripts (``conversations``, ``turns``: a reviewer checks a shared
+  candidate against the turn it came from, and any machine's worker may extract them),
+  settings and decision memory.
 - The database owner and superusers bypass row-level security (not ``FORCE``d: the
   administrator can see and repair everything); people log in as ordinary roles.
 
@@ -53,7 +56,7 @@ def _role(name: str) -> str:
 FUNCTIONS = [
     # May the current role decide on (approve, reject, edit, delete) a row of this namespace and owner?
     f"""CREATE OR REPLACE FUNCTION mh_may_decide(ns text, owner text) RETURNS boolean LANGUAGE sql STABLE AS $$
-        SELECT (ns LIKE 'persona:%' AND owner = current_user)
+        SELECT coalesce(ns LIKE 'persona:%' AND owner = current_user, false)
             OR pg_has_role(current_user, '{REVIEWER}', 'MEMBER')
             OR NOT pg_has_role(current_user, '{PROPOSER}', 'MEMBER') $$""",
     f"""CREATE OR REPLACE FUNCTION mh_guard_candidate() RETURNS trigger LANGUAGE plpgsql AS $$
