@@ -80,6 +80,10 @@ class ConflictError(UserError):
     """The operation does not apply to the current state (e.g. approving a rejected candidate)."""
 
 
+class ReviewerRoleError(UserError):
+    """A decision (approve, reject, edit) the server refuses: the person may only propose."""
+
+
 class ImportFileError(UserError):
     """An import file is broken; nothing from it was written."""
 

@@ -100,9 +100,11 @@ _caches_lock = threading.Lock()
 
 
 def vector_cache(store: Store, model: str) -> VectorCache:
-    """The process-wide cache of one database (identified by its stored id) and model; the
-    first call for a model loads it."""
-    key = (recall_rows.state_get(store, "index_id") or str(store.path), model)
+    """The process-wide cache of one database (identified by its stored id; on a server, and
+    the role reading it) and model; the first call for a model loads it."""
+    database = recall_rows.state_get(store, "index_id") or str(store.path)
+    role = getattr(store, "default_person", None)  # a server shows each role its own rows (row-level security)
+    key = (f"{database}@{role()}" if role else database, model)
     cache = _caches.get(key)
     if cache is None:
         embedder = get_embedder(model)  # outside the registry lock: loading takes seconds

@@ -490,6 +490,10 @@ class ReviewService:
             settings.get("auto_approve.excluded_kinds"),
             only,
         )
+        may_decide = getattr(self.svc.store, "may_decide_workspace", None)  # a server's proposer role
+        if ids and may_decide is not None and not may_decide():  # its own persona only (DESIGN: team server)
+            ids = [cid for cid in ids if str((candidate_rows.get_row(self.svc.store, cid) or {})
+                                             .get("namespace", "")).startswith("persona:")]
         if not ids:
             return []
         warm_keyword_index(*((candidate_rows.get_row(self.svc.store, cid) or {}).get("content") for cid in ids[:50]))

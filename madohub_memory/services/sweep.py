@@ -19,7 +19,15 @@ class SweepService:
 
     def run(self, *, force: bool = False) -> dict[str, Any]:
         review = self.svc.review
-        report: dict[str, Any] = {
+        may_decide = getattr(self.svc.store, "may_decide_workspace", None)
+        if may_decide is not None and not may_decide():
+            # A team server's proposer may not archive shared rows: the reviewers' workers sweep.
+            report: dict[str, Any] = {"now": self.svc.clock.now_iso(), "archived": [],
+                                      "auto_approved": review.auto_approve(),
+                                      "decay": {"skipped": True, "reason": "reviewer role needed"}}
+            report["decisions"] = self.svc.decisions.decay_scan(force=force)
+            return report
+        report = {
             "now": self.svc.clock.now_iso(),
             "archived": review.archive_stale(),
             "auto_approved": review.auto_approve(),

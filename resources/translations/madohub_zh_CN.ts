@@ -2063,6 +2063,30 @@ Basis: {stage}; confidence: {level}
         <translation>与数据库服务器 {path} 的连接已断开：{reason}。</translation>
     </message>
     <message>
+        <source>Only a reviewer may approve, reject or edit shared candidates and memories: the database role {role} may propose only (an administrator can grant it madohub_reviewer); nothing was changed.</source>
+        <translation>只有审核者可以批准、拒绝或编辑共享的候选和记忆：数据库角色 {role} 只能提议（管理员可以授予它 madohub_reviewer）；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>{role!r} is not a role name.</source>
+        <translation>{role!r} 不是角色名。</translation>
+    </message>
+    <message>
+        <source>Only a reviewer may change the review policy (auto-approve, archiving, decay) on a team server: the database role {role} may propose only; nothing was changed.</source>
+        <translation>在团队服务器上只有审核者可以修改审核策略（自动批准、归档、衰减）：数据库角色 {role} 只能提议；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>A persona: namespace belongs to the person who proposed the candidate, and this one was proposed by someone else: keep it in a workspace: namespace; nothing was changed.</source>
+        <translation>persona: 命名空间属于提议该候选的人，而这条候选是别人提议的：请保留在 workspace: 命名空间中；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} was written by an older MadoHub Memory (schema version {version}): open it once with a role that may change its tables to bring it up to date; nothing was changed.</source>
+        <translation>{path} 由较旧版本的 MadoHub Memory 写入（架构版本 {version}）：请用可以修改其表的角色打开一次以升级；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>server-setup needs a PostgreSQL address (--db postgresql://… or service=…), not the file {target}.</source>
+        <translation>server-setup 需要 PostgreSQL 地址（--db postgresql://… 或 service=…），而不是文件 {target}。</translation>
+    </message>
+    <message>
         <source>The text holds a NUL character (0x00), which the database server cannot store.</source>
         <translation>文本中含有 NUL 字符（0x00），数据库服务器无法保存。</translation>
     </message>

@@ -27,6 +27,7 @@ from psycopg import errors as pg_errors
 from madohub_memory.core.errors import (
     ForeignDatabaseError,
     MissingDatabaseError,
+    ReviewerRoleError,
     StorageError,
     UserError,
     ValidationError,
@@ -37,12 +38,14 @@ from madohub_memory.store.pg import dialect, schema
 from madohub_memory.store.pg.dsn import display_name, redact
 from madohub_memory.store.pg.listen import NOTIFY_ON_COMMIT
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
+from madohub_memory.store.pg.security import POLICY_NEEDED, REVIEWER_NEEDED
 
 WRITE_LOCK = 0x4D61646F  # "Mado": the advisory lock every write transaction takes first
 _RETURNING = " RETURNING id"
 _COMMIT = NOTIFY_ON_COMMIT.encode()
-_PLAIN = row_factory(frozenset({"mh_rowid"}))
-_ALL = row_factory()
+_SECURITY_COLUMNS = frozenset({"mh_owner", "mh_private_to"})  # server-setup's (store/pg/security.py)
+_PLAIN = row_factory(frozenset({"mh_rowid"}) | _SECURITY_COLUMNS)
+_ALL = row_factory(_SECURITY_COLUMNS)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -108,12 +111,12 @@ class PgStore(Store):
         return {str(r[0]) for r in rows}
 
     def columns(self, table: str) -> list[str]:
-        """The columns of ``table`` in order (``mh_rowid``, PostgreSQL's own, left out)."""
+        """The columns of ``table`` in order (``mh_rowid`` and the owner columns, PostgreSQL's own, left out)."""
         rows = self.query(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
             " AND table_name = ? ORDER BY ordinal_position", (table,),
         )
-        return [str(r[0]) for r in rows if r[0] != "mh_rowid"]
+        return [str(r[0]) for r in rows if r[0] != "mh_rowid" and r[0] not in _SECURITY_COLUMNS]
 
     def primary_key(self, table: str) -> list[str]:
         rows = self.query(
@@ -182,6 +185,13 @@ class PgStore(Store):
             self._role = str(self.scalar("SELECT current_user"))
         return self._role
 
+    def may_decide_workspace(self) -> bool:
+        """Whether this role may approve, reject or edit shared (workspace) candidates: false
+        for a member of ``madohub_proposer`` only, where ``server-setup`` has been run."""
+        if self.scalar("SELECT to_regprocedure('mh_may_decide(text,text)') IS NULL"):
+            return True
+        return bool(self.scalar("SELECT mh_may_decide('workspace:any', NULL)"))
+
     def _can_write(self) -> bool:
         row = self.query_one(
             "SELECT current_setting('transaction_read_only') = 'on', CASE"
@@ -227,6 +237,22 @@ class PgStore(Store):
     # -- errors -----------------------------------------------------------------------
 
     def _fail(self, exc: BaseException, waited_s: float = 0.0) -> BaseException:
+        if isinstance(exc, pg_errors.InsufficientPrivilege) and POLICY_NEEDED in str(exc):
+            return ReviewerRoleError(
+                "Only a reviewer may change the review policy (auto-approve, archiving, decay) on a team server:"
+                " the database role {role} may propose only; nothing was changed.", role=self.raw.info.user,
+            )
+        if isinstance(exc, pg_errors.InsufficientPrivilege) and REVIEWER_NEEDED in str(exc):
+            return ReviewerRoleError(
+                "Only a reviewer may approve, reject or edit shared candidates and memories: the database role"
+                " {role} may propose only (an administrator can grant it madohub_reviewer); nothing was changed.",
+                role=self.raw.info.user,
+            )
+        if isinstance(exc, pg_errors.InsufficientPrivilege) and "row-level security" in str(exc):
+            return ReviewerRoleError(
+                "A persona: namespace belongs to the person who proposed the candidate, and this one was"
+                " proposed by someone else: keep it in a workspace: namespace; nothing was changed.",
+            )
         err = translate(exc, str(self.path), waited_s)
         return exc if err is None else err
 
