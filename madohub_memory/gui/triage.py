@@ -180,7 +180,10 @@ class TriageMixin:
                 self.decided.emit(cid)
 
         def failed(message: str) -> None:
-            self.model.unhide(ids)
+            # back on screen at once, to be decided again, even when the refresh below cannot
+            # reach the database either (a server that is down); the refresh corrects the rest
+            self.model.put_back([(cid, row, cached) for cid, row, cached, _ in entry.rows])
+            self.model.release(ids)
             self.worker.undo_stack.discard(batch)
             if draft is not None and len(ids) == 1:  # keep everything typed
                 self.drafts[ids[0]] = draft

@@ -13,6 +13,14 @@ and waiting for another writer ends in the same one-sentence busy error. Live vi
 which changes only for other connections' commits, as SQLite's ``PRAGMA data_version`` does;
 a transaction that bumped it also sends ``NOTIFY`` as it commits (:mod:`.listen`), so a
 dashboard elsewhere hears of the change without asking.
+
+A dropped connection (the server restarted, an administrator ended it, the network blinked)
+does not leave a long-lived program (the dashboard, the MCP server) broken until restarted:
+the next read or transaction connects anew (:meth:`PgStore._reconnect`). A read, or the
+``BEGIN`` of a transaction, that finds the connection dead is sent once more on the new
+one: nothing of it reached the server. A write is never sent twice: one that lost the
+connection before ``COMMIT`` was rolled back by the server and says so; one that lost it
+during ``COMMIT`` may have been stored, and the sentence says that, for the user to check.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from madohub_memory.store.pg.listen import NOTIFY_ON_COMMIT
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
 from madohub_memory.store.pg.security import POLICY_NEEDED, REVIEWER_NEEDED
 
+APPLICATION_NAME = "madohub-memory"  # what pg_stat_activity shows, unless the address names one
 WRITE_LOCK = 0x4D61646F  # "Mado": the advisory lock every write transaction takes first
 _RETURNING = " RETURNING id"
 _COMMIT = NOTIFY_ON_COMMIT.encode()
@@ -88,13 +97,8 @@ class PgStore(Store):
         self._own_bumps = 0
         self._memories_written = False
         self._role: str | None = None
-        try:
-            self.raw = psycopg.connect(dsn, autocommit=True, connect_timeout=10)
-        except psycopg.Error as exc:
-            raise StorageError(
-                "Cannot connect to the database server {path}: {reason}.", path=self.path, reason=_first_line(exc),
-            ) from None
-        configure(self.raw.adapters)
+        self._closed = False
+        self.raw = self._dial()
         self.conn = PgConnection(self)  # type: ignore[assignment]
         try:
             self._open(create, migrate_schema)
@@ -103,6 +107,35 @@ class PgStore(Store):
             raise
 
     # -- opening ----------------------------------------------------------------------
+
+    def _dial(self) -> psycopg.Connection[Any]:
+        try:
+            raw = psycopg.connect(self.dsn, autocommit=True, connect_timeout=10,
+                                  fallback_application_name=APPLICATION_NAME)
+        except psycopg.Error as exc:
+            raise StorageError(
+                "Cannot connect to the database server {path}: {reason}.", path=self.path, reason=_first_line(exc),
+            ) from None
+        configure(raw.adapters)
+        return raw
+
+    def _dropped(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is the server (or the network) ending this connection, not the
+        statement's fault: psycopg marks the connection closed when it finds it gone."""
+        return isinstance(exc, psycopg.OperationalError) and self.raw.closed and not self._closed
+
+    def _reconnect(self) -> None:
+        """A new connection in place of the one that dropped, between transactions only. The
+        connection holds no state of ours beyond a transaction: the role and the change
+        counter carry over."""
+        if not self.raw.closed:
+            self.raw.close()
+        self.raw = self._dial()
+
+    def _ensure_open(self) -> None:
+        """Before a read or a transaction: connect anew if the last one found the connection gone."""
+        if self.raw.closed and not self._closed and not self._depth:
+            self._reconnect()
 
     def tables(self) -> set[str]:
         rows = self.query(
@@ -226,6 +259,7 @@ class PgStore(Store):
         return None
 
     def close(self) -> None:
+        self._closed = True
         raw = getattr(self, "raw", None)
         if raw is not None and not raw.closed:
             raw.close()
@@ -266,12 +300,21 @@ class PgStore(Store):
                 from madohub_memory.store.pg import keyword
 
                 keyword.index_pending(self)
-            mine = self.raw.execute(_COMMIT).fetchone()
-            if mine:
-                self._own_bumps += 1
         except psycopg.Error as exc:
             self._rollback()
             raise self._fail(exc) from None
+        try:
+            mine = self.raw.execute(_COMMIT).fetchone()
+        except psycopg.Error as exc:
+            if self._dropped(exc):  # the COMMIT may have arrived before the connection went
+                raise StorageError(
+                    "Lost the connection to the database server {path} while saving ({reason}): the change may"
+                    " or may not be stored; look before trying again.", path=self.path, reason=_first_line(exc),
+                ) from None
+            self._rollback()
+            raise self._fail(exc) from None
+        if mine:
+            self._own_bumps += 1
 
     def _after_transaction(self) -> None:
         self._memories_written = False
@@ -279,11 +322,17 @@ class PgStore(Store):
     def _begin(self, wait_s: float) -> None:
         started = time.monotonic()
         wait_ms = max(1, int(wait_s * 1000))
+        begin = (f"BEGIN; SET LOCAL lock_timeout = {wait_ms}; SELECT pg_advisory_xact_lock({WRITE_LOCK});"
+                 f" SET LOCAL lock_timeout = {int(busy_give_up_s() * 1000) or 1}").encode()
+        self._ensure_open()
         try:
-            self.raw.execute(
-                f"BEGIN; SET LOCAL lock_timeout = {wait_ms}; SELECT pg_advisory_xact_lock({WRITE_LOCK});"
-                f" SET LOCAL lock_timeout = {int(busy_give_up_s() * 1000) or 1}".encode()
-            )
+            try:
+                self.raw.execute(begin)
+            except psycopg.Error as exc:
+                if not self._dropped(exc):
+                    raise
+                self._reconnect()  # the connection was gone before the transaction began: nothing was sent
+                self.raw.execute(begin)
         except psycopg.Error as exc:
             self._rollback()
             raise self._fail(exc, time.monotonic() - started) from None
@@ -303,9 +352,18 @@ class PgStore(Store):
         text, returning = dialect.translate(sql)
         if self._depth and _changes_memory_text(sql):
             self._memories_written = True
+        values = list(params) if not isinstance(params, dict) else params
+        self._ensure_open()
         cursor = self.raw.cursor(row_factory=_ALL if "rowid" in sql else _PLAIN)
         try:
-            cursor.execute(text.encode(), list(params) if not isinstance(params, dict) else params)
+            try:
+                cursor.execute(text.encode(), values)
+            except psycopg.Error as exc:
+                if self._depth or not _reads_only(sql) or not self._dropped(exc):
+                    raise
+                self._reconnect()  # a read outside a transaction: asking again changes nothing
+                cursor = self.raw.cursor(row_factory=_ALL if "rowid" in sql else _PLAIN)
+                cursor.execute(text.encode(), values)
         except (psycopg.Error, UnicodeEncodeError, OverflowError) as exc:
             err = self._fail(exc)
             if err is not exc:
@@ -326,6 +384,7 @@ class PgStore(Store):
             text = text[: -len(_RETURNING)]
         if self._depth and _changes_memory_text(sql):
             self._memories_written = True
+        self._ensure_open()
         cursor = self.raw.cursor()
         try:
             cursor.executemany(text.encode(), [p if isinstance(p, dict) else list(p) for p in seq])
@@ -346,8 +405,13 @@ class PgStore(Store):
 
     def data_version(self) -> int:
         """Changes when another connection commits a change (not for this one's own)."""
-        n = self.raw.execute("SELECT n FROM mh_data_version").fetchone()
+        n = self.query_one("SELECT n FROM mh_data_version")
         return int(n[0] if n else 0) - self._own_bumps
+
+
+def _reads_only(sql: str) -> bool:
+    """Whether a statement only reads (a ``SELECT``), so that sending it again is harmless."""
+    return sql.lstrip()[:6].upper() == "SELECT"
 
 
 def _changes_memory_text(sql: str) -> bool:
@@ -374,8 +438,9 @@ def translate(exc: BaseException, path: str, waited_s: float = 0.0) -> UserError
     if isinstance(exc, pg_errors.ReadOnlySqlTransaction | pg_errors.InsufficientPrivilege):
         return db_errors.read_only(path)
     if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
-        return StorageError(
-            "Lost the connection to the database server {path}: {reason}.", path=path, reason=_first_line(exc),
+        return StorageError(  # the next read or transaction connects anew (PgStore._ensure_open)
+            "Lost the connection to the database server {path}: {reason}; try again, it connects anew.",
+            path=path, reason=_first_line(exc),
         )
     return None
 
