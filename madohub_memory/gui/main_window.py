@@ -17,6 +17,7 @@ from madohub_memory.gui.advanced_tab import AdvancedTab
 from madohub_memory.gui.approved_tab import ApprovedTab
 from madohub_memory.gui.decisions_view import DecisionsView
 from madohub_memory.gui.i18n import icon, install_language
+from madohub_memory.gui.live_updates_note import LiveUpdatesNote
 from madohub_memory.gui.pending_tab import PendingTab
 from madohub_memory.gui.turn_viewer import TurnViewer
 from madohub_memory.gui.welcome import ShortcutsDialog, WelcomePage
@@ -49,6 +50,8 @@ class MainWindow(QMainWindow):
         self.saving_label.setObjectName("savingNote")
         self.saving_label.hide()
         self.statusBar().addPermanentWidget(self.saving_label)
+        self.live_updates_note = LiveUpdatesNote(worker)
+        self.statusBar().addPermanentWidget(self.live_updates_note)
         self._saving_timer = QTimer(self)
         self._saving_timer.setSingleShot(True)
         self._saving_timer.setInterval(300)  # a decision stored within a frame never flashes it

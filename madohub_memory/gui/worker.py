@@ -82,6 +82,7 @@ class DbWorker(QObject):
     data_changed = Signal(str)
     error = Signal(str)
     writes_changed = Signal(int)  # writes queued or running (the window waits for 0 to close)
+    listening_changed = Signal(bool)  # the server's change notifications stopped (False) or came back
 
     def __init__(self, db_path: str | Path, clock: Clock | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -284,6 +285,7 @@ class DbWorker(QObject):
         self._listener = ChangeListenerThread(watch, self)
         self._listener.changed.connect(self._notified)
         self._listener.lost.connect(self._listening_lost)
+        self._listener.restored.connect(self._listening_restored)
         self._poll_timer.setInterval(LISTENING_POLL_MS)
         self._listener.start()
 
@@ -304,6 +306,14 @@ class DbWorker(QObject):
     def _listening_lost(self) -> None:
         self._listening_ok = False
         self._poll_timer.setInterval(POLL_MS)
+        self.listening_changed.emit(False)
+
+    def _listening_restored(self) -> None:
+        """Listening again after a dropped connection: polling slows down again (the listener
+        asks for one check at once, for what was committed while nobody listened)."""
+        self._listening_ok = True
+        self._poll_timer.setInterval(LISTENING_POLL_MS)
+        self.listening_changed.emit(True)
 
     @property
     def listening(self) -> bool:

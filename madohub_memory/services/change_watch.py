@@ -5,6 +5,10 @@ server tells: :func:`watch_changes` opens a listening connection and :meth:`wait
 as soon as another connection commits, so two dashboards see each other's decisions within
 a second. A SQLite file has nobody to tell it: its watch never pushes (``pushes`` is
 ``False``) and the view keeps polling ``Store.data_version``.
+
+A server connection can drop (a server restart, an administrator ending it, a network
+blip): ``wait`` then raises a :class:`~madohub_memory.core.errors.UserError` and ``reopen``
+connects again, so a long-lived view can come back to live updates by itself.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ class ChangeWatch(Protocol):
     def wait(self, timeout: float) -> bool:
         """Block up to ``timeout`` seconds; ``True`` when another connection committed a change."""
 
+    def reopen(self) -> bool:
+        """Connect again after ``wait`` raised; ``False`` once closed. Raises while the
+        server cannot be reached. Changes made meanwhile were not announced."""
+
     def close(self) -> None: ...
 
 
@@ -35,6 +43,9 @@ class PollOnly:
     def wait(self, timeout: float) -> bool:
         self._closed.wait(timeout)
         return False
+
+    def reopen(self) -> bool:
+        return not self._closed.is_set()
 
     def close(self) -> None:
         self._closed.set()

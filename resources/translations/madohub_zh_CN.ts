@@ -2063,6 +2063,14 @@ Basis: {stage}; confidence: {level}
         <translation>与数据库服务器 {path} 的连接已断开：{reason}。</translation>
     </message>
     <message>
+        <source>Lost the connection to the database server {path}: {reason}; try again, it connects anew.</source>
+        <translation>与数据库服务器 {path} 的连接已断开：{reason}；请重试，会重新连接。</translation>
+    </message>
+    <message>
+        <source>Lost the connection to the database server {path} while saving ({reason}): the change may or may not be stored; look before trying again.</source>
+        <translation>保存时与数据库服务器 {path} 的连接断开（{reason}）：这项更改可能已保存，也可能没有；请先查看再重试。</translation>
+    </message>
+    <message>
         <source>Only a reviewer may approve, reject or edit shared candidates and memories: the database role {role} may propose only (an administrator can grant it madohub_reviewer); nothing was changed.</source>
         <translation>只有审核者可以批准、拒绝或编辑共享的候选和记忆：数据库角色 {role} 只能提议（管理员可以授予它 madohub_reviewer）；没有做任何更改。</translation>
     </message>
@@ -2868,6 +2876,17 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>There is no database file at %1.</source>
         <translation>%1 处没有数据库文件。</translation>
+    </message>
+</context>
+<context>
+    <name>LiveUpdatesNote</name>
+    <message>
+        <source>Live updates paused — reconnecting…</source>
+        <translation>实时更新已暂停——正在重新连接…</translation>
+    </message>
+    <message>
+        <source>The connection that announces other people&apos;s changes dropped: they still show, a few seconds later, until it is back.</source>
+        <translation>通知他人更改的连接已断开：在恢复之前，他人的更改仍会显示，只是晚几秒。</translation>
     </message>
 </context>
 </TS>

@@ -7,6 +7,12 @@ on another machine waits here instead of asking the server every 600 ms: it hear
 colleague's approval within milliseconds and then reads ``data_version`` as before. Writes
 made outside a :meth:`~.store.PgStore.transaction` (or by another program) bump the counter
 without a notification; the dashboard's slower polling still finds those.
+
+The connection is named ``madohub-listen`` (``application_name``, unless the address names
+one) so that an administrator sees what it is in ``pg_stat_activity``; TCP keepalives make
+a silently dropped network path fail within about a minute instead of never. When the
+connection fails, :meth:`ChangeListener.wait` raises; :meth:`ChangeListener.reopen` connects
+and listens again (the dashboard's listener thread calls it with a growing pause).
 """
 
 from __future__ import annotations
@@ -14,11 +20,14 @@ from __future__ import annotations
 import threading
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 
 from madohub_memory.core.errors import StorageError
 from madohub_memory.store.pg.dsn import display_name, redact
 
 CHANNEL = "madohub_changes"
+APPLICATION_NAME = "madohub-listen"
+_KEEPALIVE = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
 NOTIFY_ON_COMMIT = (  # one round trip at commit: did this transaction bump the counter, then tell the listeners
     "SELECT pg_notify('" + CHANNEL + "', n::text) FROM mh_data_version WHERE xid = txid_current_if_assigned(); COMMIT"
 )
@@ -32,14 +41,40 @@ class ChangeListener:
 
     pushes = True
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, connect_timeout: int = 10) -> None:
+        self._dsn = dsn
         self._path = display_name(dsn)
         self._closed = threading.Event()
+        self._conn = self._connect(connect_timeout)
+
+    def _connect(self, connect_timeout: int) -> psycopg.Connection:
         try:
-            self._conn = psycopg.connect(dsn, autocommit=True, connect_timeout=10)
-            self._conn.execute(f"LISTEN {CHANNEL}".encode())
+            conninfo = make_conninfo(self._dsn, fallback_application_name=APPLICATION_NAME, **_KEEPALIVE)
+            conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=connect_timeout)
         except psycopg.Error as exc:
             raise self._lost(exc) from None
+        try:
+            conn.execute(f"LISTEN {CHANNEL}".encode())
+        except psycopg.Error as exc:
+            conn.close()
+            raise self._lost(exc) from None
+        return conn
+
+    def reopen(self, connect_timeout: int = 5) -> bool:
+        """Connect and listen again after :meth:`wait` raised (the old connection is dropped).
+        ``False`` once :meth:`close` was called; a failure raises the same one sentence as
+        :meth:`wait`. Notifications sent while no connection listened are not replayed: the
+        caller checks for changes itself once this succeeds."""
+        if self._closed.is_set():
+            return False
+        if not self._conn.closed:
+            self._conn.close()
+        conn = self._connect(connect_timeout)
+        if self._closed.is_set():  # closed from another thread meanwhile
+            conn.close()
+            return False
+        self._conn = conn
+        return True
 
     def _lost(self, exc: BaseException) -> StorageError:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
