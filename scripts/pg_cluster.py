@@ -75,6 +75,7 @@ class PgCluster:
         self.log = self.base / "server.log"
         self.port = 5432
         self.started = False
+        self._options = ""
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -104,10 +105,20 @@ class PgCluster:
         options = (f"-k {self.socket_dir} -p {self.port} -c listen_addresses='' -c fsync=off"
                    " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
                    " -c shared_buffers=64MB")
+        self._options = options
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "60", "start")
         self.started = True
         atexit.register(self.stop)
         return self
+
+    def pause(self) -> None:
+        """Shut the server down, data kept, as a restart or an outage does: every connection
+        is ended (the tests of reconnecting clients); :meth:`resume` starts it again."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", self._options, "-w", "-t", "60",
+                  "start")
 
     def stop(self) -> None:
         if self.started:
