@@ -35,6 +35,7 @@ from madohub_memory.core.errors import (
 from madohub_memory.store import errors as db_errors
 from madohub_memory.store.database import LockStats, Store, busy_give_up_s
 from madohub_memory.store.pg import dialect, schema
+from madohub_memory.store.pg.connect_hints import with_hint
 from madohub_memory.store.pg.dsn import display_name, redact
 from madohub_memory.store.pg.listen import NOTIFY_ON_COMMIT
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
@@ -92,7 +93,8 @@ class PgStore(Store):
             self.raw = psycopg.connect(dsn, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
             raise StorageError(
-                "Cannot connect to the database server {path}: {reason}.", path=self.path, reason=_first_line(exc),
+                "Cannot connect to the database server {path}: {reason}.", path=self.path,
+                reason=with_hint(_first_line(exc)),
             ) from None
         configure(self.raw.adapters)
         self.conn = PgConnection(self)  # type: ignore[assignment]
