@@ -22,7 +22,7 @@ password (``hostssl ... scram-sha-256``); the superuser keeps the trusted unix s
         dsn = cluster.tls_dsn("team", "wei")  # postgresql://wei@localhost:PORT/team?sslmode=verify-full&...
 
 ``python scripts/pg_cluster.py --tls`` starts one for a bench or a look by hand, prints its
-address and a ``PGPASSFILE`` for the role ``wei``, and stops on Ctrl-C.
+address and a ``PGPASSFILE`` for the role ``wei``, and stops on Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -221,9 +221,16 @@ def _free_port() -> int:
 
 
 def _serve_with_tls() -> None:
-    """``--tls``: a TLS server with the role ``wei`` owning the database ``team``, until Ctrl-C."""
+    """``--tls``: a TLS server with the role ``wei`` owning the database ``team``, until Ctrl-C
+    or SIGTERM (a background job ignores Ctrl-C's SIGINT; both stop the server and remove it)."""
     import secrets
+    import signal
     import time
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
     with PgCluster(tls=True) as cluster:
         password = secrets.token_urlsafe(18)
