@@ -74,6 +74,10 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
     if name not in ("Stop", "SubagentStop", "PreCompact", "SessionStart"):
         return None
     inline = os.environ.get("MADOHUB_HOOK_INLINE", "") not in ("", "0")
+    if db:
+        from madohub_memory.store.database import refuse_url
+
+        refuse_url(db)  # a password in the hook's --db: logged as the CLI's one sentence
     with Services.open(db, origin="hook") as svc:
         if name == "SessionStart":
             return _session_start(svc, event, db)
@@ -92,14 +96,14 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
 
 
 def _spawn_drain(db: str | None) -> None:
-    """Start ``worker --once --job drain`` detached from the agent's process group."""
+    """Start ``worker --once --job drain`` detached from the agent's process group; the
+    database goes in ``$MADOHUB_DB``, never on the child's command line (``ps`` shows that)."""
     # The daily backup rides along: it returns at once unless a day has passed.
     command = [sys.executable, "-m", "madohub_memory", "worker", "--once", "--job", "drain", "--job", "backup"]
-    if db:
-        command += ["--db", db]
+    environment = {**os.environ, "MADOHUB_DB": db} if db else None
     subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True, close_fds=True,
+        start_new_session=True, close_fds=True, env=environment,
     )
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QProcess, Qt, Signal
+from PySide6.QtCore import QProcess, QProcessEnvironment, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -77,14 +78,18 @@ class WelcomePage(QWidget):
     def import_paths(self, paths: list[str]) -> None:
         """Ingest in a separate ``madohub-memory ingest`` process: thousands of turns are
         parsed and extracted without taking the GUI's interpreter lock; the live view picks
-        up the new candidates as they are committed."""
+        up the new candidates as they are committed. The database goes to the child in
+        ``$MADOHUB_DB``, not on its command line: a server address may carry a password (from
+        the dashboard's own ``$MADOHUB_DB``), and every program on the machine sees arguments."""
         self.status.emit(self.tr("Importing transcripts…"))
         process = QProcess(self)
         self._process = process
         command = [] if getattr(sys, "frozen", False) else ["-m", "madohub_memory"]
+        environment = QProcessEnvironment.systemEnvironment()
+        environment.insert("MADOHUB_DB", os.fspath(self.worker.db_path))
+        process.setProcessEnvironment(environment)
         process.setProgram(sys.executable)
-        process.setArguments([*command, "ingest", *paths, "--format", "auto", "--json",
-                              "--db", str(self.worker.db_path)])
+        process.setArguments([*command, "ingest", *paths, "--format", "auto", "--json"])
         process.finished.connect(lambda code, _status: self._imported(process, code))
         process.errorOccurred.connect(lambda _e: self._import_failed(process))
         process.start()

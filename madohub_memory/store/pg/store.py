@@ -43,6 +43,7 @@ from madohub_memory.core.errors import (
 from madohub_memory.store import errors as db_errors
 from madohub_memory.store.database import LockStats, Store, busy_give_up_s
 from madohub_memory.store.pg import dialect, schema
+from madohub_memory.store.pg.connect_hints import with_hint
 from madohub_memory.store.pg.dsn import display_name, redact
 from madohub_memory.store.pg.listen import NOTIFY_ON_COMMIT
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
@@ -114,7 +115,8 @@ class PgStore(Store):
                                   fallback_application_name=APPLICATION_NAME)
         except psycopg.Error as exc:
             raise StorageError(
-                "Cannot connect to the database server {path}: {reason}.", path=self.path, reason=_first_line(exc),
+                "Cannot connect to the database server {path}: {reason}.", path=self.path,
+                reason=with_hint(_first_line(exc)),
             ) from None
         configure(raw.adapters)
         return raw
