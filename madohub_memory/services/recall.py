@@ -124,7 +124,15 @@ class RecallService:
         mode: str = "hybrid",
         record: bool = True,
     ) -> list[Hit]:
-        """Ranked approved memories for ``query``; counts hits and logs the recall."""
+        """Ranked approved memories for ``query``; counts hits and logs the recall (the
+        settings it reads are read in one query: :meth:`SettingsService.held`)."""
+        with self.svc.settings.held():
+            return self._search(query, namespace, k, include_persona, source, mode=mode, record=record)
+
+    def _search(
+        self, query: str, namespace: str | None, k: int | None, include_persona: bool, source: str, *,
+        mode: str, record: bool,
+    ) -> list[Hit]:
         if mode not in MODES:
             raise ValidationError(
                 "Unknown recall mode {mode!r}: use one of {choices}.", mode=mode, choices=', '.join(MODES),
