@@ -197,8 +197,7 @@ class RecallService:
             vector = dict(index.search(query_vector, scope, vector_k))
         pool = set(vector)
         if mode == "hybrid":
-            pool |= set(recall_rows.recent_ids(store, scope, recent_n))
-            pool |= set(recall_rows.pinned_ids(store, scope))
+            pool |= set(recall_rows.pool_ids(store, scope, recent_n))
         if mode != "vector":
             # In the same pass, the vector candidates get their real keyword score too.
             keyword = self._keyword(text, scope, keyword_k, sorted(pool))
@@ -242,7 +241,7 @@ class RecallService:
         total = recall_rows.memory_count_estimate(store)
         if total < COMMON_MIN_STORE or len(terms) <= 1:
             return terms
-        db = recall_rows.state_get(store, "index_id") or str(store.path)
+        db = recall_rows.index_id(store)
         counts: dict[str, int] = {}
         for term in terms:
             cached = _DF_CACHE.get((db, term))

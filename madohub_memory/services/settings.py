@@ -46,7 +46,7 @@ class SettingsService:
             yield
             return
         stored = setting_rows.all_raw(self.svc.store)
-        self._held = {key: stored.get(key, spec.default) for key, spec in SETTINGS.items()}
+        self._held = {key: spec.default if stored.get(key) is None else stored[key] for key, spec in SETTINGS.items()}
         try:
             yield
         finally:
