@@ -102,7 +102,7 @@ _caches_lock = threading.Lock()
 def vector_cache(store: Store, model: str) -> VectorCache:
     """The process-wide cache of one database (identified by its stored id; on a server, and
     the role reading it) and model; the first call for a model loads it."""
-    database = recall_rows.state_get(store, "index_id") or str(store.path)
+    database = recall_rows.index_id(store)
     role = getattr(store, "default_person", None)  # a server shows each role its own rows (row-level security)
     key = (f"{database}@{role()}" if role else database, model)
     cache = _caches.get(key)

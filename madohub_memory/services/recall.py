@@ -124,7 +124,15 @@ class RecallService:
         mode: str = "hybrid",
         record: bool = True,
     ) -> list[Hit]:
-        """Ranked approved memories for ``query``; counts hits and logs the recall."""
+        """Ranked approved memories for ``query``; counts hits and logs the recall (the
+        settings it reads are read in one query: :meth:`SettingsService.held`)."""
+        with self.svc.settings.held():
+            return self._search(query, namespace, k, include_persona, source, mode=mode, record=record)
+
+    def _search(
+        self, query: str, namespace: str | None, k: int | None, include_persona: bool, source: str, *,
+        mode: str, record: bool,
+    ) -> list[Hit]:
         if mode not in MODES:
             raise ValidationError(
                 "Unknown recall mode {mode!r}: use one of {choices}.", mode=mode, choices=', '.join(MODES),
@@ -189,8 +197,7 @@ class RecallService:
             vector = dict(index.search(query_vector, scope, vector_k))
         pool = set(vector)
         if mode == "hybrid":
-            pool |= set(recall_rows.recent_ids(store, scope, recent_n))
-            pool |= set(recall_rows.pinned_ids(store, scope))
+            pool |= set(recall_rows.pool_ids(store, scope, recent_n))
         if mode != "vector":
             # In the same pass, the vector candidates get their real keyword score too.
             keyword = self._keyword(text, scope, keyword_k, sorted(pool))
@@ -234,7 +241,7 @@ class RecallService:
         total = recall_rows.memory_count_estimate(store)
         if total < COMMON_MIN_STORE or len(terms) <= 1:
             return terms
-        db = recall_rows.state_get(store, "index_id") or str(store.path)
+        db = recall_rows.index_id(store)
         counts: dict[str, int] = {}
         for term in terms:
             cached = _DF_CACHE.get((db, term))

@@ -38,12 +38,15 @@ class SettingsService:
         """Read each setting once inside the block instead of on every ``get``.
 
         For a batch of submits inside one write transaction (no other process can change a
-        setting meanwhile): a submit reads five settings, a round submits hundreds of drafts.
-        A ``set`` inside the block is seen by the next ``get``."""
+        setting meanwhile): a submit reads five settings, a round submits hundreds of drafts;
+        and for one recall, which reads about ten (one round trip instead of ten on a server).
+        All of them are read in one query when the block starts. A ``set`` inside the block is
+        seen by the next ``get``."""
         if self._held is not None:
             yield
             return
-        self._held = {}
+        stored = setting_rows.all_raw(self.svc.store)
+        self._held = {key: spec.default if stored.get(key) is None else stored[key] for key, spec in SETTINGS.items()}
         try:
             yield
         finally:

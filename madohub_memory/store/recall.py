@@ -7,6 +7,7 @@ every one of them filters on ``memories.status = 'active'``.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -34,6 +35,18 @@ def _scope(namespaces: Sequence[str] | None, alias: str = "m") -> tuple[str, lis
 def state_get(store: Store, key: str) -> str | None:
     row = store.query_one("SELECT value FROM recall_state WHERE key = ?", (key,))
     return None if row is None else str(row[0])
+
+
+def index_id(store: Store) -> str:
+    """The database's id (made once, when it was created), read once per open connection:
+    it names the database in the process-wide caches of every recall."""
+    known = _INDEX_IDS.get(store)
+    if known is None:
+        known = _INDEX_IDS[store] = state_get(store, "index_id") or str(store.path)
+    return known
+
+
+_INDEX_IDS: weakref.WeakKeyDictionary[Store, str] = weakref.WeakKeyDictionary()
 
 
 def state_set(store: Store, key: str, value: str) -> None:
@@ -98,31 +111,29 @@ def substring_search(
 # -- candidate pools and rows ---------------------------------------------------------
 
 
-def recent_ids(store: Store, namespaces: Sequence[str] | None, limit: int) -> list[int]:
-    """The most recently created or used active memories (the recall working set)."""
-    if limit <= 0:
-        return []
+def pool_ids(store: Store, namespaces: Sequence[str] | None, limit: int) -> list[int]:
+    """The recall working set, in one query: the ``limit`` most recently created or used
+    active memories (newest first), then the pinned ones."""
+    scope, params = _scope(namespaces)
     # "+m" keeps the planner on the time index (read newest first, stop after `limit`)
     # instead of the namespace index, which would sort every memory in scope.
-    scope, params = _scope(namespaces, alias="+m")
+    recent_scope, recent_params = _scope(namespaces, alias="+m")
+    parts = [
+        f"SELECT * FROM (SELECT m.id, m.{column} AS stamp FROM memories m WHERE m.status = 'active'"
+        f" AND m.{column} IS NOT NULL{recent_scope} ORDER BY m.{column} DESC LIMIT ?) AS by_{column}"
+        for column in ("created_at", "last_hit_at")
+    ] if limit > 0 else []
+    parts.append(f"SELECT m.id, NULL AS stamp FROM memories m WHERE m.pinned = 1 AND m.status = 'active'{scope}")
+    args = [*recent_params, limit, *recent_params, limit, *params] if limit > 0 else params
     found: dict[int, str] = {}
-    for column in ("created_at", "last_hit_at"):
-        rows = store.query(
-            f"SELECT m.id, m.{column} FROM memories m WHERE m.status = 'active'"
-            f" AND m.{column} IS NOT NULL{scope} ORDER BY m.{column} DESC LIMIT ?",
-            (*params, limit),
-        )
-        for memory_id, stamp in rows:
+    pinned: list[int] = []
+    for memory_id, stamp in store.query(" UNION ALL ".join(parts), args):
+        if stamp is None:
+            pinned.append(int(memory_id))
+        else:
             found[int(memory_id)] = max(found.get(int(memory_id), ""), stamp)
-    return sorted(found, key=lambda i: (found[i], i), reverse=True)[:limit]
-
-
-def pinned_ids(store: Store, namespaces: Sequence[str] | None) -> list[int]:
-    scope, params = _scope(namespaces)
-    rows = store.query(
-        "SELECT m.id FROM memories m WHERE m.pinned = 1 AND m.status = 'active'" + scope, params
-    )
-    return [int(r[0]) for r in rows]
+    recent = sorted(found, key=lambda i: (found[i], i), reverse=True)[:limit]
+    return recent + [i for i in pinned if i not in recent]
 
 
 def context_rows(
@@ -208,12 +219,13 @@ def record_hits(store: Store, ids: Sequence[int], now: str, restore_weight_kinds
     """Count a recall hit; an idle-demoted weight comes back to 1 for non-transient kinds."""
     kinds = list(restore_weight_kinds) or [""]
     marks = ", ".join("?" * len(kinds))
-    store.conn.executemany(
-        "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = ?,"
-        f" weight = CASE WHEN weight < 1.0 AND kind IN ({marks}) THEN 1.0 ELSE weight END"
-        " WHERE id = ? AND status = 'active'",
-        [(now, *kinds, mid) for mid in ids],
-    )
+    for chunk in _chunks(sorted(set(ids))):  # one statement per chunk (a round trip on a server)
+        store.execute(
+            "UPDATE memories SET hit_count = hit_count + 1, last_hit_at = ?,"
+            f" weight = CASE WHEN weight < 1.0 AND kind IN ({marks}) THEN 1.0 ELSE weight END"
+            f" WHERE id IN ({', '.join('?' * len(chunk))}) AND status = 'active'",
+            (now, *kinds, *chunk),
+        )
 
 
 def log_recall(

@@ -16,6 +16,16 @@ def get_raw(store: Store, key: str) -> Any | None:
     return json.loads(row[0])
 
 
+def all_raw(store: Store) -> dict[str, Any]:
+    """Every stored setting in one query (a recall reads about ten of them)."""
+    rows = store.query("SELECT key, value FROM settings")
+    if not rows:
+        return {}
+    import json
+
+    return {str(r[0]): json.loads(r[1]) for r in rows}
+
+
 def set_raw(store: Store, key: str, value: Any, at: str) -> None:
     import json
 

@@ -15,8 +15,8 @@ keyword signal has the same scale and order on both backends.
 
 from __future__ import annotations
 
-import math
 import unicodedata
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -125,13 +125,25 @@ def parse_match(match: str) -> list[str]:
 
 
 def _lexemes(store: Store, terms: Sequence[str]) -> list[str]:
-    if not terms:
-        return []
-    rows = store.query(
-        "SELECT DISTINCT u.lexeme FROM unnest(?::text[]) t, unnest(to_tsvector('" + CONFIG + "', t)) u",
-        (_array([fold(t) for t in terms]),),
-    )
-    return sorted(str(r[0]) for r in rows)
+    """The stemmed lexemes of query terms; each term is asked of the server once per
+    connection (``to_tsvector`` of a fixed configuration always gives the same answer)."""
+    known = _LEXEME_CACHE.setdefault(store, {})
+    folded = [fold(t) for t in terms]
+    missing = [t for t in dict.fromkeys(folded) if t not in known]
+    if missing:
+        if len(known) > 20_000:
+            known.clear()
+        found: dict[str, list[str]] = {t: [] for t in missing}
+        for term, lexeme in store.query(
+            "SELECT t, u.lexeme FROM unnest(?::text[]) t, unnest(to_tsvector('" + CONFIG + "', t)) u",
+            (_array(missing),),
+        ):
+            found[str(term)].append(str(lexeme))
+        known.update({t: tuple(v) for t, v in found.items()})
+    return sorted({lexeme for t in folded for lexeme in known[t]})
+
+
+_LEXEME_CACHE: weakref.WeakKeyDictionary[Store, dict[str, tuple[str, ...]]] = weakref.WeakKeyDictionary()
 
 
 def _array(values: Sequence[str]) -> str:
@@ -139,45 +151,33 @@ def _array(values: Sequence[str]) -> str:
     return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
 
 
-def _idf(store: Store, lexemes: Sequence[str]) -> tuple[dict[str, float], float]:
-    """FTS5's idf of each lexeme, and the mean token count of an indexed memory."""
-    stats = store.query_one("SELECT docs, total_len FROM fts_stats WHERE one = 1")
-    total = int(stats[0]) if stats else 0
-    avgdl = (int(stats[1]) / total) if stats and total else 1.0
-    rows = store.query(
-        "SELECT lexeme, count(*) FROM memory_terms WHERE lexeme = ANY(?::text[]) GROUP BY lexeme",
-        (_array(lexemes),),
-    )
-    counts = {str(r[0]): int(r[1]) for r in rows}
-    out: dict[str, float] = {}
-    for lex in lexemes:
-        n = counts.get(lex, 0)
-        idf = math.log((total - n + 0.5) / (n + 0.5)) if total else 0.0
-        out[lex] = idf if idf > 0 else 1e-6
-    return out, avgdl
-
-
 def bm25_search(
     store: Store, match: str, scope: str, scope_params: list[Any], limit: int, wanted: Sequence[int],
 ) -> list[tuple[int, float]]:
     """Active memories matching any term, with FTS5's BM25 score, wanted ids first then best first.
 
-    Only the postings of the query's lexemes are read (``memory_terms``), never whole documents."""
+    Only the postings of the query's lexemes are read (``memory_terms``), never whole
+    documents; each lexeme's idf and the mean length are computed in the same statement
+    (``MATERIALIZED``: once per lexeme, not once per posting)."""
     catch_up(store)
     lexemes = _lexemes(store, parse_match(match))
     if not lexemes:
         return []
-    idf, avgdl = _idf(store, lexemes)
     order = f"(t.memory_id IN ({', '.join('?' * len(wanted))})) DESC, score DESC" if wanted else "score DESC"
     rows = store.query(
-        f"SELECT t.memory_id, SUM(q.idf * t.tf * {K1 + 1}::float8 / (t.tf + {K1}::float8 * ({1 - B}::float8"
-        f" + {B}::float8 * t.len / ?::float8))) AS score"
-        " FROM unnest(?::text[], ?::float8[]) AS q(lexeme, idf)"
-        " JOIN memory_terms t ON t.lexeme = q.lexeme"
+        "WITH st AS (SELECT coalesce(max(docs), 0)::float8 AS docs, coalesce(max(total_len), 0)::float8 AS len"
+        " FROM fts_stats WHERE one = 1),"
+        " n AS MATERIALIZED (SELECT l.lexeme, (SELECT count(*) FROM memory_terms c WHERE c.lexeme = l.lexeme)::float8 AS n"
+        " FROM unnest(?::text[]) AS l(lexeme)),"
+        " q AS MATERIALIZED (SELECT n.lexeme, CASE WHEN (st.docs - n.n + 0.5) / (n.n + 0.5) > 1"
+        " THEN ln((st.docs - n.n + 0.5) / (n.n + 0.5)) ELSE 1e-6 END AS idf,"
+        " CASE WHEN st.docs > 0 THEN st.len / st.docs ELSE 1.0 END AS avgdl FROM n, st)"
+        f" SELECT t.memory_id, SUM(q.idf * t.tf * {K1 + 1}::float8 / (t.tf + {K1}::float8 * ({1 - B}::float8"
+        f" + {B}::float8 * t.len / q.avgdl))) AS score"
+        " FROM q JOIN memory_terms t ON t.lexeme = q.lexeme"
         f" WHERE t.status = 'active'{scope.replace(' m.namespace', ' t.namespace')}"
         f" GROUP BY t.memory_id ORDER BY {order}, t.memory_id LIMIT ?",
-        (avgdl, _array(lexemes), "{" + ",".join(repr(idf[lex]) for lex in lexemes) + "}",
-         *scope_params, *wanted, limit + len(wanted)),
+        (_array(lexemes), *scope_params, *wanted, limit + len(wanted)),
     )
     return [(int(r[0]), float(r[1])) for r in rows]
 
