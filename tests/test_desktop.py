@@ -68,6 +68,26 @@ def test_install_then_uninstall_leaves_nothing_behind(tmp_path: Path) -> None:
     assert cli(tmp_path, "desktop", "uninstall").stdout.strip() == "nothing was installed."
 
 
+def test_launchers_of_a_server_keep_its_address_and_never_a_password(tmp_path: Path) -> None:
+    address = "postgresql://wei@db.lan:5432/team?sslmode=verify-full"
+    done = cli(tmp_path, "--db", address, "desktop", "install", "--autostart")
+    assert done.returncode == 0, done.stderr
+    entry = tmp_path / "data" / "applications" / "io.madohub.Memory.desktop"
+    worker = tmp_path / "config" / "autostart" / "io.madohub.Memory-worker.desktop"
+    validate(entry)
+    assert f'--db "{address}" gui' in entry.read_text(encoding="utf-8")  # not made into a path
+    assert f'--db "{address}" worker' in worker.read_text(encoding="utf-8")
+    done = cli(tmp_path, "--db", "service=team", "desktop", "install")
+    assert done.returncode == 0, done.stderr
+    assert "--db service=team gui" in entry.read_text(encoding="utf-8")
+
+    secret = "postgresql://wei:s3cret@db.lan/team"
+    done = cli(tmp_path, "--db", secret, "desktop", "install")
+    assert done.returncode != 0 and "PGPASSFILE" in done.stderr and "s3cret" not in done.stderr + done.stdout
+    assert "s3cret" not in entry.read_text(encoding="utf-8")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def test_exec_arguments_follow_the_desktop_entry_spec() -> None:
     assert quote("/usr/bin/madohub-memory") == "/usr/bin/madohub-memory"
     assert quote("/home/ana/My Files/m.db") == '"/home/ana/My Files/m.db"'

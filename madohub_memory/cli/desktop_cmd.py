@@ -23,6 +23,8 @@ import sys
 from pathlib import Path
 
 from madohub_memory.cli.output import emit
+from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.locations import is_dsn, redact
 
 APP_ID = "io.madohub.Memory"
 WORKER_ID = f"{APP_ID}-worker"
@@ -127,13 +129,30 @@ def _refresh_caches(paths: dict[str, Path]) -> None:
             subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
 
+def _location(db: str | None) -> str | None:
+    """What the launchers pass as ``--db``: a file as an absolute path, a server address as
+    given (never one with a password: the entries are plain files other programs read)."""
+    if not db:
+        return None
+    if is_dsn(db):
+        from madohub_memory.store.pg.dsn import has_password
+
+        if has_password(db):
+            raise ValidationError(
+                "The address {db} holds a password, which a launcher would store in plain text: keep it in"
+                " PGPASSFILE (~/.pgpass) or a libpq service file.", db=redact(db),
+            )
+        return db.strip()
+    return str(Path(db).expanduser().resolve())
+
+
 def install(db: str | None, autostart: bool) -> list[str]:
     from madohub_memory.core.resources import desktop_file, resources_dir
     from madohub_memory.gui.app_icon import PNG_SIZES, render_png
 
     paths = installed_paths()
     command = launcher()
-    db_path = str(Path(db).expanduser().resolve()) if db else None
+    db_path = _location(db)
     written: list[Path] = []
     paths["desktop"].parent.mkdir(parents=True, exist_ok=True)
     template = desktop_file(f"{APP_ID}.desktop").read_text(encoding="utf-8")
