@@ -2055,6 +2055,10 @@ Basis: {stage}; confidence: {level}
         <translation>无法连接数据库服务器 {path}：{reason}。</translation>
     </message>
     <message>
+        <source>The address {db} holds a password, which a launcher would store in plain text: keep it in PGPASSFILE (~/.pgpass) or a libpq service file.</source>
+        <translation>地址 {db} 里含有密码，启动器会把它以明文保存：请把密码放进 PGPASSFILE（~/.pgpass）或 libpq 服务文件。</translation>
+    </message>
+    <message>
         <source>Do not put a password in --db ({path}): command lines are visible to other programs and kept in shell history; put it in PGPASSFILE (~/.pgpass) or a libpq service file (--db service=NAME), or the whole address in $MADOHUB_DB.</source>
         <translation>不要把密码写在 --db 里（{path}）：命令行对其他程序可见，还会留在 shell 历史中；请把密码放进 PGPASSFILE（~/.pgpass）或 libpq 服务文件（--db service=名称），或把整个地址放进 $MADOHUB_DB。</translation>
     </message>
