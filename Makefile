@@ -9,7 +9,7 @@ EXTRAS ?= test
 comma := ,
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: run test venv system-deps lint bench translations translations-extract lock lock-check package clean
+.PHONY: run test venv system-deps agent-clients lint bench translations translations-extract lock lock-check package clean
 
 $(STAMP): pyproject.toml requirements/lock.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,16 @@ venv: $(STAMP)
 
 system-deps:
 	bash scripts/install-system-deps.sh
+
+# The real Claude Code and Codex CLIs (package.json, pinned in package-lock.json) that the
+# end-to-end tests drive against a scripted local model server (tests/agent_clients.py).
+# Without npm the tests that need them skip with one sentence (CI fails instead).
+agent-clients: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null; then \
+		npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "note: npm is missing: the tests with the real agent clients will skip (install nodejs and npm)"; fi
 
 translations: $(STAMP)
 	$(PY) scripts/build_translations.py
@@ -60,7 +70,7 @@ run: venv system-deps translations
 # On every core (pytest-xdist); tests that share an expensive module fixture carry an
 # xdist_group mark so one worker builds it. `make test PYTEST_ARGS=-n0` runs in one process.
 PYTEST_ARGS ?= -n auto --dist loadgroup
-test: venv system-deps translations
+test: venv system-deps translations agent-clients
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 # ruff over everything; mypy over the package (strict for core, store and services, gradual

@@ -3,13 +3,15 @@
 # font (without it Chinese renders as boxes), Xvfb for a real window on a headless box, and
 # the validators of the desktop metadata (desktop-file-validate, appstreamcli), and the
 # PostgreSQL server the store tests start a throwaway cluster of (scripts/pg_cluster.py), and
-# openssl, which makes that cluster's throwaway CA and certificate for the TLS tests.
+# openssl, which makes that cluster's throwaway CA and certificate for the TLS tests, and
+# Node.js with npm (only when no node is on PATH) for the real agent clients (package.json).
 # Installs only what is missing; without root it says what to install and carries on.
 set -euo pipefail
 packages=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
           libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-xinerama0 libxcb-randr0
           libxcb-render-util0 libxcb-image0 fonts-wqy-microhei xvfb xauth xdotool desktop-file-utils appstream
           postgresql openssl)
+command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

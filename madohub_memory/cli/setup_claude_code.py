@@ -1,0 +1,11 @@
+"""``setup claude-code``: not built yet (see setup_cmd.py for what every target does)."""
+
+from __future__ import annotations
+
+import argparse
+
+from madohub_memory.core.errors import UserError
+
+
+def run(args: argparse.Namespace) -> int:
+    raise UserError("setup claude-code is not available in this version.")
