@@ -71,7 +71,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
     from madohub_memory.services import Services
 
     name = event.get("hook_event_name")
-    if name not in ("Stop", "SubagentStop", "PreCompact", "SessionStart"):
+    if name not in ("Stop", "SubagentStop", "PreCompact", "PostCompact", "SessionStart"):
         return None
     inline = os.environ.get("MADOHUB_HOOK_INLINE", "") not in ("", "0")
     if db:
@@ -83,16 +83,51 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
             return _session_start(svc, event, db)
         transcript = _transcript(event)
         summary = svc.ingest.ingest_paths([transcript], format="claude-code", extract=False)
+        output = None
         if name == "PreCompact":
             ids = [svc.ingest.conversation_for_file(f["path"]) for f in summary["files"]]
             for conversation_id in filter(None, ids):
                 svc.ingest.mark_for_compaction(conversation_id)
+            from madohub_memory.services.agent_guide import compaction_instruction
+
+            output = compaction_instruction()  # becomes "Additional Instructions" of the summary request
+        elif name == "PostCompact":
+            _post_compact(svc, event, transcript)
         counts = svc.ingest.drain() if inline else None
         pending = svc.ingest.pending().get("pending", 0)
     if not inline and pending:
         _spawn_drain(db)
     log.info("%s: turns %s, pending %s%s", name, summary["turns"], pending, f", extracted {counts}" if counts else "")
-    return None
+    return output
+
+
+def _post_compact(svc: Any, event: dict[str, Any], transcript: str) -> None:
+    """Keep ``compact_summary`` as a summary turn when it carries the "Memory candidates"
+    section (services/compaction_readback.py); the transcript gets the summary only later."""
+    from madohub_memory.services.compaction_readback import store_summary
+    from madohub_memory.services.workspaces import namespace_for
+
+    text = event.get("compact_summary")
+    if not isinstance(text, str) or not text.strip():
+        log.info("PostCompact: no compact_summary in the event (a CLI without it); the summary is read "
+                 "when the transcript is imported")
+        return
+    conversation_id = svc.ingest.conversation_for_file(transcript)
+    session = event.get("session_id")
+    if conversation_id is None and isinstance(session, str) and session:
+        conversation_id = f"cc:{session}"
+    if conversation_id is None:
+        raise ValueError("PostCompact event without a session_id or a readable transcript")
+    cwd = event.get("cwd")
+    namespace = namespace_for(svc, cwd) if isinstance(cwd, str) and cwd.strip("/ ") else None
+    stored = store_summary(svc, conversation_id, text, segment=svc.ingest.segment_of_file(transcript) + 1,
+                           namespace=namespace)
+    if stored is None:
+        log.info("PostCompact: the summary has no Memory candidates section; it is mined when the "
+                 "transcript is imported")
+    else:
+        log.info("PostCompact: summary turn %s (%s), %s candidate lines, %s skipped", stored["turn_id"],
+                 "new" if stored["new"] else "known", stored["lines"], stored["skipped"])
 
 
 def _spawn_drain(db: str | None) -> None:

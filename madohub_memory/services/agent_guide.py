@@ -8,7 +8,9 @@ into the Claude Code ``SessionStart`` hook output (for agents that only use hook
 they are written once, here, and kept short: they are paid for in every session.
 
 The text is plain (no Qt, no store); :func:`remember_guide` fills in the workspace of the
-session when the caller knows it.
+session when the caller knows it. The request the ``PreCompact`` hook adds to Claude Code's
+compaction (end the summary with a "Memory candidates" section) is written beside its parser,
+in :mod:`madohub_memory.extraction.memory_candidates`, and handed out from here.
 """
 
 from __future__ import annotations
@@ -52,3 +54,11 @@ def remember_guide(
 def shell_command(db: str | None = None, program: str = "madohub-memory remember") -> str:
     """The CLI form of ``remember`` (with ``--db`` when the hook was given one)."""
     return program + (f" --db {shlex.quote(db)}" if db else "")
+
+
+def compaction_instruction() -> str:
+    """What the ``PreCompact`` hook prints: the request for a "Memory candidates" section at the
+    end of the summary (imported here, not at the top: ``SessionStart`` never needs it)."""
+    from madohub_memory.extraction import memory_candidates
+
+    return memory_candidates.compaction_instruction()

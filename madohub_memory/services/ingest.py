@@ -27,6 +27,7 @@ from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_pat
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import build_passes
 from madohub_memory.ingest.sanitize import check_result
+from madohub_memory.services import compaction_readback
 from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
 from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding
@@ -507,11 +508,13 @@ class IngestService:
                 unknown.append(owner)
         return dead, unknown
 
-    @staticmethod
-    def _extract(extractor: Extractor, rows: list[dict[str, Any]]) -> Iterator[tuple[list[str], list[CandidateDraft]]]:
+    def _extract(self, extractor: Extractor, rows: list[dict[str, Any]]) -> Iterator[tuple[list[str], list[CandidateDraft]]]:
         """``(turn ids of the finished passes, their drafts)`` as each pass (or, for a model
         backend, each packed request) completes."""
-        passes = list(build_passes(rows))
+        # A compaction summary that carries the agent's own "Memory candidates" is read back
+        # line by line, whatever the backend (services/compaction_readback.py).
+        passes, read_back = compaction_readback.take_summaries(self.svc, build_passes(rows))
+        yield from read_back
         spans = getattr(extractor, "extract_spans", None)
         results = (spans(passes) if spans is not None
                    else (([item], extractor.extract(item.turns, mode=item.mode, namespace=item.namespace))
@@ -544,6 +547,11 @@ class IngestService:
         """The conversation a line-format file was last read into (``None`` if never read)."""
         row = ingest_rows.get_file(self.svc.store, os.path.realpath(path))
         return row["state"].get("conversation_id") if row else None
+
+    def segment_of_file(self, path: str) -> int:
+        """Compaction boundaries read so far in a Claude Code file (0 if never read)."""
+        row = ingest_rows.get_file(self.svc.store, os.path.realpath(path))
+        return int(row["state"].get("segment", 0)) if row else 0
 
     def pending(self) -> dict[str, int]:
         """Turns by extraction state (pending, claimed, done, skipped, failed)."""
