@@ -13,6 +13,7 @@ from pathlib import Path
 from mcp import Client, StdioServerParameters
 
 from madohub_memory.core.vocab import KINDS
+from madohub_memory.ingest.workspace import project_name
 from madohub_memory.services import Services
 from madohub_memory.services.agent_guide import remember_guide
 from madohub_memory.services.recall import estimate_tokens
@@ -51,7 +52,10 @@ def test_a_real_mcp_client_receives_the_instructions(db_path: Path) -> None:
 
     instructions = asyncio.run(go())
     assert instructions is not None
-    assert remember_guide() in instructions
+    # started in a repository (as Claude Code starts it, in the project's folder): its workspace
+    workspace = f"workspace:{project_name(str(ROOT))}"
+    assert remember_guide(workspace, persona="default") in instructions
+    assert f"Namespace: {workspace} for this project; persona:default" in instructions
     assert "`recall`" in instructions
     assert estimate_tokens(instructions) <= MAX_GUIDE_TOKENS + 60
 
@@ -76,3 +80,18 @@ def test_session_start_guide_follows_the_recall_context(db_path: Path, tmp_path:
     assert "The demo-app repo uses pnpm, not npm." in out
     assert out.index("pnpm, not npm") < out.index("call the `remember` tool")
     assert "workspace:demo-app for this project" in out
+
+
+def test_mcp_instructions_outside_a_project_keep_the_placeholders(db_path: Path, tmp_path: Path) -> None:
+    Services.open(db_path).close()
+    home = tmp_path / "not-a-repo"
+    home.mkdir()
+    params = StdioServerParameters(command=sys.executable, args=["-m", "madohub_memory", "mcp", "--db", str(db_path)],
+                                   cwd=str(home))
+
+    async def go() -> str | None:
+        async with Client(params) as client:
+            return client.instructions
+
+    instructions = asyncio.run(go())
+    assert instructions is not None and "workspace:<repo> for this project" in instructions

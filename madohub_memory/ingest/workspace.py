@@ -120,3 +120,13 @@ def workspace_namespace(cwd: str, mapping: Mapping[str, str] | None = None) -> s
     """``workspace:<project>`` for a working directory (see :func:`project_name`)."""
     name = project_name(cwd, mapping)
     return f"workspace:{name}" if name else None
+
+
+def is_project_folder(cwd: str, mapping: Mapping[str, str] | None = None) -> bool:
+    """A folder the user mapped to a project, or one inside a git repository: a program
+    started there (an MCP server) works on that project; elsewhere (a home folder, ``/``)
+    the folder name would name no project."""
+    if not isinstance(cwd, str) or not cwd.strip("/ \\"):
+        return False
+    path = _norm(cwd)
+    return bool(_mapped(path, mapping)) or repository_root(path) is not None

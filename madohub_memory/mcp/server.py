@@ -29,12 +29,30 @@ from madohub_memory.services import Services
 from madohub_memory.services.agent_guide import remember_guide
 from madohub_memory.store.liveness import process_identity
 
-INSTRUCTIONS = (
+_PREFACE = (
     "Long-term memory curated by the user. Call `session_context` when a session starts (the "
     "project's rules and the user's preferences) and `recall` with a question when you need more; "
     "memories may be out of date, check them. Keep task state in `update_working_memory`.\n"
-    + remember_guide()
 )
+
+
+def instructions(workspace: str | None = None, persona: str | None = None) -> str:
+    """The server's instructions, naming the session's workspace and persona when known."""
+    return _PREFACE + remember_guide(workspace, persona=persona)
+
+
+def _session_scope(path: str | None, cwd: str) -> tuple[str | None, str | None]:
+    """``(workspace, persona)`` for a server started in ``cwd``: Claude Code starts it in the
+    project's folder, so the agent is told ``workspace:<repo>`` itself, as the SessionStart hook
+    tells it. A folder that is no project (a home folder): the placeholder. Without a database
+    yet (the first call creates it), the repository alone decides, without the user's mapping."""
+    from madohub_memory.services.workspaces import project_namespace
+
+    try:
+        with Services.open(path, create=False) as svc:
+            return project_namespace(svc, cwd), str(svc.settings.get("persona"))
+    except Exception:
+        return project_namespace(None, cwd), None
 
 
 def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "madohub-memory") -> MCPServer:
@@ -45,7 +63,8 @@ def build_server(db_path: str | os.PathLike[str] | None = None, name: str = "mad
     def open_services() -> Services:
         return Services.open(path, origin=origin)
 
-    server = MCPServer(name, instructions=INSTRUCTIONS, log_level="ERROR")
+    workspace, persona = _session_scope(path, os.getcwd())
+    server = MCPServer(name, instructions=instructions(workspace, persona), log_level="ERROR")
     _register_memory_tools(server, open_services)
     tools_decisions.register(server, open_services)
     tools_context.register(server, open_services)
