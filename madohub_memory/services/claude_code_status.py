@@ -59,7 +59,9 @@ def _our_hooks(path: Path) -> tuple[dict[str, str], str | None]:
 
 
 def hook_checks(project: str | None = None, probe: bool = True) -> list[dict[str, Any]]:
-    files = [settings_path(None)] + ([settings_path(project)] if project is not None else [])
+    files = [settings_path(None)]
+    if project is not None and settings_path(project).resolve() != files[0].resolve():
+        files.append(settings_path(project))  # (in the home folder, the project's file is the user's)
     checks = []
     commands: set[str] = set()
     for path in files:
