@@ -11,7 +11,10 @@ scripted agent does what a model does in both cases.
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +31,7 @@ from anthropic_server import (
     tool_results,
     tool_use,
 )
-from claude_code_session import ClaudeHome
+from claude_code_session import RUN_TIMEOUT, ClaudeHome
 from scripted_http import Request
 
 from madohub_memory.extraction.llm_prompt import SYSTEM_PROMPT
@@ -247,3 +250,54 @@ def test_the_claude_code_extraction_backend_runs_the_real_cli(
     assert not body.get("tools")  # no tools, no MCP servers
     assert "hunter2-Staging-2026" not in request.text  # masked before it left the machine
     assert not list((user.home / ".claude" / "projects").glob("**/*.jsonl"))  # no session saved
+
+
+PLUGIN_MARKETPLACE = Path(__file__).resolve().parents[1] / "packaging" / "claude-code"
+
+
+def test_the_plugin_validates_installs_and_works(user: ClaudeHome, server: AnthropicServer) -> None:
+    for target, strict in ((PLUGIN_MARKETPLACE, ()), (PLUGIN_MARKETPLACE / "madohub-memory", ("--strict",))):
+        checked = subprocess.run([user.claude, "plugin", "validate", *strict, str(target)], capture_output=True,
+                                 text=True, env=user.env, timeout=RUN_TIMEOUT)
+        assert checked.returncode == 0 and "Validation passed" in checked.stdout, checked.stdout + checked.stderr
+    for command in (["plugin", "marketplace", "add", str(PLUGIN_MARKETPLACE)],
+                    ["plugin", "install", "madohub-memory@madohub"]):
+        done = subprocess.run([user.claude, *command], capture_output=True, text=True, env=user.env,
+                              cwd=user.project, timeout=RUN_TIMEOUT)
+        assert done.returncode == 0, done.stdout + done.stderr
+    user.env["MADOHUB_DB"] = str(user.db)  # the plugin runs the default database: the test's
+    with user.services() as svc:
+        approve(svc, "The shop runs make check before every push.", "pattern", "workspace:shop")
+        svc.review.remember("User wants pnpm, not npm.", "preference", "persona:default", 0.9)
+    plugin_remember = "mcp__plugin_madohub-memory_madohub__remember"
+    user.run("-p", "Hello.")
+    requests = server.session_requests()
+    assert "The shop runs make check before every push." in all_text(requests[0])  # its SessionStart hook
+    # its MCP server: offered at once, or after WaitForMcpServers when it is still connecting
+    server.use(lambda r: [tool_use("WaitForMcpServers", {})] if offers_tools(r) and not tool_results(r)  # type: ignore[attr-defined]
+               and plugin_remember not in all_text(r) and "WaitForMcpServers" in tool_names(r) else [text("OK.")])
+    user.run("-p", "Which memory tools do you have?", "--allowedTools", "WaitForMcpServers", "--max-turns", "4")
+    assert any(plugin_remember in all_text(r) for r in server.session_requests()[len(requests):])
+    # /madohub-memory:review opens the dashboard (detached) and hands the model the queue
+    before = len(server.requests)
+    user.run("-p", "/madohub-memory:review")
+    [asked] = [r for r in server.requests[before:] if offers_tools(r)]
+    prompt = all_text(asked)
+    assert "User wants pnpm, not npm." in prompt and "Do not approve, reject or edit anything yourself" in prompt
+    opened = re.search(r"Opening the MadoHub Memory dashboard \(process (\d+)\)", prompt)
+    assert opened is not None
+    _stop_dashboard(int(opened.group(1)))
+    doctor = json.loads(user.madohub("doctor", "--json", "--no-agents").stdout)
+    assert "integrations" not in doctor
+    report = json.loads(user.madohub("doctor", "--json").stdout)["integrations"]
+    assert report[0] == {"check": "Claude Code plugin", "ok": True, "detail": "madohub-memory@madohub is enabled"}
+
+
+def _stop_dashboard(pid: int) -> None:
+    """End the dashboard the command started (offscreen here), by its id, once we know it is ours."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return  # already gone
+    assert b"madohub_memory" in command and b"gui" in command
+    os.kill(pid, signal.SIGTERM)

@@ -201,9 +201,30 @@ def log_check(log: Path) -> dict[str, Any]:
     return _check("Claude Code hook log", True, f"last hook run {stamp}: {message[:120]}")
 
 
+def plugin_enabled() -> str | None:
+    """The id of our Claude Code plugin when the user's settings enable it (``madohub-memory@…``)."""
+    try:
+        settings, _ = config_files.read_json_object(settings_path(None))
+    except UserError:
+        return None
+    enabled = settings.get("enabledPlugins")
+    if isinstance(enabled, dict):
+        for plugin, on in enabled.items():
+            if str(plugin).startswith("madohub-memory@") and on is True:
+                return str(plugin)
+    return None
+
+
 def status(project: str | None = None, log: Path | None = None, probe: bool = True) -> list[dict[str, Any]]:
     """Every finding about the integration (see the module docstring)."""
     checks = hook_checks(project, probe) + mcp_checks(project, probe)
+    plugin = plugin_enabled()
+    if plugin is not None:
+        hooks_too = any(c["check"] == "Claude Code hooks" and c["ok"] is not None for c in checks)
+        checks = [c for c in checks if c["ok"] is not None]  # "not set up" is no news beside the plugin
+        checks.insert(0, _check("Claude Code plugin", not hooks_too, f"{plugin} is enabled" + (
+            "; setup's hooks are installed too, so every event runs twice: remove one "
+            "(`madohub-memory setup claude-code --uninstall`)" if hooks_too else "")))
     installed = any(c["ok"] is not None for c in checks)
     if installed and log is not None:
         checks.append(log_check(log))
