@@ -2,12 +2,24 @@
 
 ``Stop`` imports the new lines of ``transcript_path`` (the last exchange) and has them
 extracted; ``PreCompact`` sends everything not yet extracted through the compaction pass
-before the agent summarises it away; ``SessionStart`` prints the workspace's rules for the
+before the agent summarises it away, and prints the request that the summary end with a
+"Memory candidates" section (Claude Code adds it to the compaction request as "Additional
+Instructions"); ``PostCompact`` keeps ``compact_summary`` as a turn when it carries that
+section, and the drain reads its lines back as candidates
+(services/compaction_readback.py); ``SessionStart`` prints the workspace's rules for the
 agent (pinned memories, working memory, patterns and preferences; see
 services/session_context.py) followed by the few lines that tell the agent when to call
 ``remember`` (:mod:`madohub_memory.services.agent_guide`). It never blocks the agent: what
 it did and any error are logged to ``hook.log`` next to the database (through
 :mod:`madohub_memory.services.log`, never to the agent's screen) and the exit status is 0.
+
+Why ``Stop`` never asks the agent to reflect ("save what you have not saved", by blocking
+the stop once per session): such a turn re-reads the whole context, twice when the
+``remember`` tool still has to be loaded (MCP tools are deferred), at a median of ~63k
+tokens per session end on the dev transcripts, to propose what the session-start guide
+already asked for at the moment it happened and what the compaction section collects
+anyway; and its trigger ("a correction was seen") would be the offline extractor, which
+has queued exactly those items already, while it cannot run inside this hook's 200 ms.
 """
 
 from __future__ import annotations

@@ -2893,4 +2893,67 @@ Basis: {stage}; confidence: {level}
         <translation>通知他人更改的连接已断开：在恢复之前，他人的更改仍会显示，只是晚几秒。</translation>
     </message>
 </context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>The folder {folder} is not writable; nothing was changed.</source>
+        <translation>文件夹 {folder} 不可写；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>`claude {command}` did not finish ({reason}); register the MCP server yourself: claude mcp add madohub -- madohub-memory mcp.</source>
+        <translation>`claude {command}` 没有完成（{reason}）；请自行注册 MCP 服务器：claude mcp add madohub -- madohub-memory mcp。</translation>
+    </message>
+    <message>
+        <source>`claude {command}` failed: {detail}</source>
+        <translation>`claude {command}` 失败：{detail}</translation>
+    </message>
+    <message>
+        <source>setup codex is not available in this version.</source>
+        <translation>此版本尚不支持 setup codex。</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read ({reason}); nothing was changed.</source>
+        <translation>无法读取 {path}（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} could not be written ({reason}); it was left as it was.</source>
+        <translation>无法写入 {path}（{reason}）；文件保持原样。</translation>
+    </message>
+    <message>
+        <source>{path} has a &quot;hooks&quot; value this version does not understand (expected an object of events); nothing was changed.</source>
+        <translation>{path} 中的 &quot;hooks&quot; 值格式无法识别（应为以事件为键的对象）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} has a hooks entry for {event} in a form this version does not understand (expected a list of {{&quot;hooks&quot;: [...]}} groups); nothing was changed.</source>
+        <translation>{path} 中 {event} 的 hooks 条目格式无法识别（应为 {{&quot;hooks&quot;: [...]}} 分组的列表）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} has an &quot;mcpServers&quot; value this version does not understand (expected an object); nothing was changed.</source>
+        <translation>{path} 中的 &quot;mcpServers&quot; 值格式无法识别（应为对象）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} has comments, which JSON does not allow (line {line}); remove them and run this again; nothing was changed.</source>
+        <translation>{path} 含有注释，JSON 不允许注释（第 {line} 行）；请删除后重新运行；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} holds a JSON {found}, not an object of settings; nothing was changed.</source>
+        <translation>{path} 中是 JSON {found}，不是设置对象；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not a settings file; nothing was changed.</source>
+        <translation>{path} 是文件夹，不是设置文件；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is not UTF-8 text; nothing was changed.</source>
+        <translation>{path} 不是 UTF-8 文本；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is not valid JSON (line {line}, column {column}: {reason}); fix it and run this again; nothing was changed.</source>
+        <translation>{path} 不是有效的 JSON（第 {line} 行第 {column} 列：{reason}）；请修正后重新运行；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is read-only; make it writable (chmod u+w) and run this again, or make the change yourself; nothing was changed.</source>
+        <translation>{path} 是只读的；请先设为可写（chmod u+w）再运行，或自行修改；未做任何更改。</translation>
+    </message>
+</context>
 </TS>
