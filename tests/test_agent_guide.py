@@ -41,16 +41,21 @@ def test_guide_names_every_kind_both_namespaces_and_what_not_to_remember() -> No
     assert estimate_tokens(text) <= MAX_GUIDE_TOKENS
 
 
-def test_a_real_mcp_client_receives_the_instructions(db_path: Path) -> None:
-    Services.open(db_path).close()
+def _instructions(db_path: Path, cwd: Path) -> str | None:
+    """The instructions a real MCP client gets from the server started in ``cwd``."""
     params = StdioServerParameters(command=sys.executable, args=["-m", "madohub_memory", "mcp", "--db", str(db_path)],
-                                   cwd=str(ROOT))
+                                   cwd=str(cwd))
 
     async def go() -> str | None:
         async with Client(params) as client:
             return client.instructions
 
-    instructions = asyncio.run(go())
+    return asyncio.run(go())
+
+
+def test_a_real_mcp_client_receives_the_instructions(db_path: Path) -> None:
+    Services.open(db_path).close()
+    instructions = _instructions(db_path, ROOT)
     assert instructions is not None
     # started in a repository (as Claude Code starts it, in the project's folder): its workspace
     workspace = f"workspace:{project_name(str(ROOT))}"
@@ -86,12 +91,5 @@ def test_mcp_instructions_outside_a_project_keep_the_placeholders(db_path: Path,
     Services.open(db_path).close()
     home = tmp_path / "not-a-repo"
     home.mkdir()
-    params = StdioServerParameters(command=sys.executable, args=["-m", "madohub_memory", "mcp", "--db", str(db_path)],
-                                   cwd=str(home))
-
-    async def go() -> str | None:
-        async with Client(params) as client:
-            return client.instructions
-
-    instructions = asyncio.run(go())
+    instructions = _instructions(db_path, home)
     assert instructions is not None and "workspace:<repo> for this project" in instructions
