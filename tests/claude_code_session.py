@@ -34,6 +34,7 @@ class ClaudeHome:
         (self.project / ".git").mkdir(parents=True)  # a repository: workspace:shop
         self.db = root / "memory.db"
         self.log = root / "hook.log"
+        self.runs = 0
         cache = os.environ.get("MADOHUB_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or str(
             Path.home() / ".cache")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC", "CLAUDE", "MADOHUB"))}
@@ -42,6 +43,8 @@ class ClaudeHome:
             DISABLE_AUTOUPDATER="1", DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             PATH=os.pathsep.join([str(REPOSITORY / "node_modules" / ".bin"), str(VENV_BIN), "/usr/bin", "/bin"]),
             MADOHUB_HOOK_LOG=str(self.log),
+            # Claude Code gives an MCP server 30 s to connect; a loaded test machine may need more
+            MCP_TIMEOUT="180000",
         )
         if os.environ.get("MADOHUB_CACHE_DIR"):
             env["MADOHUB_CACHE_DIR"] = cache
@@ -62,15 +65,26 @@ class ClaudeHome:
     def run(self, *args: str, inline: bool = False) -> dict[str, Any]:
         """``claude -p ... --output-format json`` in the project; its JSON result."""
         env = {**self.env, **({"MADOHUB_HOOK_INLINE": "1"} if inline else {})}
-        done = subprocess.run([self.claude, *args, "--output-format", "json"], capture_output=True, text=True,
-                              env=env, cwd=self.project, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+        self.runs += 1
+        debug = self.root / f"claude-debug-{self.runs}.log"  # read back when a test fails (mcp_log)
+        done = subprocess.run([self.claude, *args, "--output-format", "json", "--debug-file", str(debug)],
+                              capture_output=True, text=True, env=env, cwd=self.project, timeout=RUN_TIMEOUT,
+                              stdin=subprocess.DEVNULL)
         try:
             result: dict[str, Any] = json.loads(done.stdout)
         except json.JSONDecodeError:
             raise AssertionError(f"claude {' '.join(args)} exited {done.returncode}: {done.stdout[-800:]} "
-                                 f"{done.stderr[-800:]}\nhook.log: {self.hook_log()}") from None
+                                 f"{done.stderr[-800:]}\nhook.log: {self.hook_log()}\n{self.mcp_log()}") from None
         assert done.returncode == 0 and not result.get("is_error"), (result, done.stderr[-800:], self.hook_log())
         return result
+
+    def mcp_log(self) -> str:
+        """What Claude Code's debug logs say about MCP servers (for a failing test's message)."""
+        lines = []
+        for log in sorted(self.root.glob("claude-debug-*.log")):
+            lines += [f"{log.name}: {line}" for line in log.read_text(errors="replace").splitlines()
+                      if "MCP server" in line or "[MCP]" in line]
+        return "\n".join(lines[-40:]) or "(no MCP lines in the debug logs)"
 
     def transcript(self, session_id: str) -> Path:
         found = list((self.home / ".claude" / "projects").glob(f"*/{session_id}.jsonl"))

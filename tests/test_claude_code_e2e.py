@@ -109,7 +109,7 @@ def test_the_agent_is_offered_the_tools_told_when_to_remember_and_its_remember_i
     server.use(remembering_agent)  # type: ignore[attr-defined]
     result = user.run("-p", "From now on never commit with --no-verify; fix what the hook finds.",
                       "--allowedTools", ALLOWED, "--max-turns", "8")
-    assert result["result"] == "Saved it for your review."
+    assert result["result"] == "Saved it for your review.", user.mcp_log()
     requests = server.session_requests()
     offered = set().union(*({n for n in TOOLS if n in all_text(r) or n in tool_names(r)} for r in requests))
     assert offered == TOOLS
@@ -201,7 +201,8 @@ def test_setup_then_a_session_works_and_uninstall_leaves_the_settings_as_they_we
     assert "staging.shop.example" in all_text(server.session_requests()[0])
     assert marker.exists()  # their own hook still runs beside ours
     with user.services() as svc:
-        assert [c.namespace for c in svc.review.pending() if c.source == "remember"] == ["workspace:shop"]
+        assert [c.namespace for c in svc.review.pending() if c.source == "remember"] == ["workspace:shop"], \
+            user.mcp_log()
     undone = user.madohub("setup", "claude-code", "--uninstall")
     assert "restored byte for byte" in undone.stdout and "removed with `claude mcp remove`" in undone.stdout
     assert settings.read_bytes() == original
@@ -277,7 +278,7 @@ def test_the_plugin_validates_installs_and_works(user: ClaudeHome, server: Anthr
     server.use(lambda r: [tool_use("WaitForMcpServers", {})] if offers_tools(r) and not tool_results(r)  # type: ignore[attr-defined]
                and plugin_remember not in all_text(r) and "WaitForMcpServers" in tool_names(r) else [text("OK.")])
     user.run("-p", "Which memory tools do you have?", "--allowedTools", "WaitForMcpServers", "--max-turns", "4")
-    assert any(plugin_remember in all_text(r) for r in server.session_requests()[len(requests):])
+    assert any(plugin_remember in all_text(r) for r in server.session_requests()[len(requests):]), user.mcp_log()
     # /madohub-memory:review opens the dashboard (detached) and hands the model the queue
     before = len(server.requests)
     user.run("-p", "/madohub-memory:review")

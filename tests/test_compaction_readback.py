@@ -158,6 +158,9 @@ def test_the_hook_prints_the_instruction_at_pre_compact_and_reads_post_compact(d
         found = compaction_candidates(svc)
         assert len(found) == 4 and {c.namespace for c in found} == {"persona:default", "workspace:demo-app"}
     assert "4 candidate lines, 1 skipped" in log.read_text()
+    # a transcript that cannot be read (or a database problem) does not cost the summary its request
+    done = _hook(db_path, log, {**base, "transcript_path": "/no/such.jsonl", "hook_event_name": "PreCompact"})
+    assert done.returncode == 0 and "## Memory candidates" in done.stdout.decode()
     # a CLI that sends no compact_summary: one log line, nothing else
     done = _hook(db_path, log, {**base, "hook_event_name": "PostCompact", "trigger": "auto"})
     assert done.returncode == 0 and "no compact_summary in the event" in log.read_text()

@@ -64,6 +64,7 @@ def test_malformed_lines_are_skipped_with_their_reason_never_guessed() -> None:
         "- fact | workspace | " + "x" * 600,              # far too long for one sentence
         "- KIND | SCOPE | SENTENCE",                      # the template echoed
         "- preference | persona | User wants pnpm, not npm.",  # a repeat
+        "Decision: the API keeps snake_case keys.",       # prose among the items
     ))
     assert section is not None
     assert [c.sentence for c in section.lines] == ["User wants pnpm, not npm."]
@@ -72,6 +73,7 @@ def test_malformed_lines_are_skipped_with_their_reason_never_guessed() -> None:
     assert reasons[1].startswith("unknown kind") and reasons[2].startswith("unknown scope")
     assert reasons[3] == "no sentence" and "longer than" in reasons[4]
     assert reasons[5].startswith("unknown kind") and reasons[6] == "repeats an earlier line"
+    assert reasons[7] == "not KIND | SCOPE | SENTENCE" and len(reasons) == 8
 
 
 def test_no_section_none_and_an_empty_section() -> None:

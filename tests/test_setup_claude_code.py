@@ -212,3 +212,18 @@ def test_doctor_reports_the_integration(tmp_path: Path) -> None:
     gone, still = sorted(broken["Claude Code hook command"], key=lambda c: c["ok"])
     assert gone["ok"] is False and "/gone/bin/madohub-memory is not there any more" in gone["detail"]
     assert still["ok"] is True
+
+
+def test_settings_kept_in_a_dotfiles_repository_stay_a_link(tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles" / "claude-settings.json"
+    dotfiles.parent.mkdir()
+    original = json.dumps(THEIRS, indent=4).encode()
+    dotfiles.write_bytes(original)
+    settings_file(tmp_path).parent.mkdir()
+    settings_file(tmp_path).symlink_to(dotfiles)
+    assert run(tmp_path).returncode == 0
+    ours = our_commands(json.loads(dotfiles.read_text()))
+    assert settings_file(tmp_path).is_symlink() and {event for event, found in ours.items() if found} == set(HOOK_EVENTS)
+    assert [p.read_bytes() for p in dotfiles.parent.glob("*.bak")] == [original]
+    assert run(tmp_path, "--uninstall").returncode == 0
+    assert settings_file(tmp_path).is_symlink() and dotfiles.read_bytes() == original

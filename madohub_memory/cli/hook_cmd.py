@@ -73,7 +73,8 @@ def _transcript(event: dict[str, Any]) -> str:
 
 
 def handle_event(event: dict[str, Any], db: str | None) -> str | None:
-    """Run one hook event; returns text to print (SessionStart context) or None.
+    """Run one hook event; returns text to print (SessionStart context) or None (``PreCompact``'s
+    request is printed by the entry point, before this runs).
 
     ``Stop`` and ``PreCompact`` only import the new lines (fast) and mark what the pass
     must cover; the extraction itself runs in a detached ``worker --once --job drain``
@@ -95,14 +96,10 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
             return _session_start(svc, event, db)
         transcript = _transcript(event)
         summary = svc.ingest.ingest_paths([transcript], format="claude-code", extract=False)
-        output = None
         if name == "PreCompact":
             ids = [svc.ingest.conversation_for_file(f["path"]) for f in summary["files"]]
             for conversation_id in filter(None, ids):
                 svc.ingest.mark_for_compaction(conversation_id)
-            from madohub_memory.services.agent_guide import compaction_instruction
-
-            output = compaction_instruction()  # becomes "Additional Instructions" of the summary request
         elif name == "PostCompact":
             _post_compact(svc, event, transcript)
         counts = svc.ingest.drain() if inline else None
@@ -110,7 +107,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
     if not inline and pending:
         _spawn_drain(db)
     log.info("%s: turns %s, pending %s%s", name, summary["turns"], pending, f", extracted {counts}" if counts else "")
-    return output
+    return None
 
 
 def _post_compact(svc: Any, event: dict[str, Any], transcript: str) -> None:
@@ -186,6 +183,12 @@ def _remember_guide(svc: Any, event: dict[str, Any], db: str | None) -> str:
                           command=shell_command(db, f"{program} remember"))
 
 
+def _print(text: str | None) -> None:
+    if text:
+        sys.stdout.write(text.rstrip("\n") + "\n")
+        sys.stdout.flush()
+
+
 def _hook(args: argparse.Namespace) -> int:
     if os.environ.get("MADOHUB_HOOK_DISABLE", "") not in ("", "0"):
         return 0  # our own headless extraction run (claude -p): never feed it back into memory
@@ -194,10 +197,12 @@ def _hook(args: argparse.Namespace) -> int:
     with log_to_file(log_path(args.db), only=True):
         try:
             event = _read_event()
-            output = handle_event(event, args.db)
-            if output:
-                sys.stdout.write(output.rstrip("\n") + "\n")
-                sys.stdout.flush()
+            if event.get("hook_event_name") == "PreCompact":
+                # first, so that a database problem below cannot cost the summary its request
+                from madohub_memory.services.agent_guide import compaction_instruction
+
+                _print(compaction_instruction())  # becomes "Additional Instructions" of the summary request
+            _print(handle_event(event, args.db))
         except BaseException as exc:  # never block or fail the agent
             if isinstance(exc, (SystemExit, KeyboardInterrupt)):
                 return 0

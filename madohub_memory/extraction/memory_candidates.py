@@ -104,8 +104,9 @@ def _summary_part(text: str) -> str:
 def find_section(text: str) -> Section | None:
     """The last "Memory candidates" section of a summary, read line by line; None without one.
 
-    The section runs from its heading to the next heading, ``</summary>``, or the first
-    line that is neither blank nor shaped like an item (Claude Code's own closing lines)."""
+    The section runs from its heading to the next heading, ``</summary>``, or a line after a
+    blank line that is not shaped like an item (Claude Code's own closing lines). A line
+    among the items that is not shaped like one is skipped as malformed."""
     lines = _summary_part(text).splitlines()
     start = None
     for number, line in enumerate(lines):
@@ -115,12 +116,15 @@ def find_section(text: str) -> Section | None:
         return None
     section = Section()
     seen: set[tuple[str, str, str]] = set()
+    after_blank = False
     for number in range(start + 1, len(lines)):
         raw = lines[number]
         if not raw.strip():
+            after_blank = True
             continue
-        if _OTHER_HEADING.match(raw) or not _item_shaped(raw):
+        if _OTHER_HEADING.match(raw) or (after_blank and not _item_shaped(raw)):
             break
+        after_blank = False
         parsed = _parse_line(raw, number + 1)
         if isinstance(parsed, str):
             if parsed == "none":

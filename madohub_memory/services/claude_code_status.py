@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import shlex
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,45 +144,76 @@ def mcp_checks(project: str | None = None, probe: bool = True) -> list[dict[str,
 
 
 def probe_mcp(command: list[str], env: dict[str, str] | None = None) -> tuple[list[str], str | None]:
-    """Start the server, do the MCP handshake and list the tools; ``(names, None)`` or ``([], why)``."""
+    """Start the server, do the MCP handshake and list the tools; ``(names, None)`` or ``([], why)``.
+
+    Each request waits for its answer before the next is sent, and stdin is closed only after
+    the tool list came back: a server that stops reading at end of input may drop a request
+    still in flight, which would look like a broken server on a slow machine."""
     if shutil.which(command[0]) is None:
         return [], f"{command[0]} is not there any more"
-    lines = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "madohub-memory doctor", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
-    ]
     try:
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    env={**os.environ, **(env or {})})
     except OSError as exc:
         return [], f"cannot start: {exc.strerror or exc}"
-    assert process.stdin is not None and process.stdout is not None
+    replies: queue.Queue[bytes] = queue.Queue()
+    errors: list[bytes] = []
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    stdout, stderr = process.stdout, process.stderr
+
+    def read_replies() -> None:
+        for line in stdout:
+            replies.put(line)
+
+    threading.Thread(target=read_replies, daemon=True).start()
+    threading.Thread(target=lambda: errors.extend(stderr), daemon=True).start()
+    deadline = time.monotonic() + PROBE_TIMEOUT
+
+    stdin = process.stdin
+
+    def send(message: dict[str, Any]) -> None:
+        stdin.write((json.dumps(message) + "\n").encode())
+        stdin.flush()
+
+    def answer(request_id: int) -> dict[str, Any] | None:
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = replies.get(timeout=min(left, 0.5))
+            except queue.Empty:
+                if process.poll() is not None and replies.empty():
+                    break  # it exited without answering
+                continue
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(reply, dict) and reply.get("id") == request_id:
+                return reply
+        return None
+
     try:
-        for message in lines[:2]:
-            process.stdin.write((json.dumps(message) + "\n").encode())
-        process.stdin.flush()
-        process.stdin.write((json.dumps(lines[2]) + "\n").encode())
-        process.stdin.flush()
-        out, err = process.communicate(timeout=PROBE_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        return [], f"no answer within {PROBE_TIMEOUT:g} s"
-    except OSError as exc:  # it exited before reading: its stderr says why
-        out, err = process.communicate()
-        if not err:
-            return [], f"stopped at once ({exc})"
-    for raw in out.decode("utf-8", "replace").splitlines():
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "madohub-memory doctor", "version": "1"}}})
+        listed = None
+        if answer(1) is not None:
+            send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            send({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
+            listed = answer(2)
+    except OSError:  # it stopped before reading: its stderr says why
+        listed = None
+    finally:
         try:
-            reply = json.loads(raw)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(reply, dict) and reply.get("id") == 2 and isinstance(reply.get("result"), dict):
-            return [str(t.get("name")) for t in reply["result"].get("tools", []) if isinstance(t, dict)], None
-    tail = (err.decode("utf-8", "replace").strip().splitlines() or ["no reply to the handshake"])[-1]
+            stdin.close()
+            process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+    if listed is not None and isinstance(listed.get("result"), dict):
+        return [str(t.get("name")) for t in listed["result"].get("tools", []) if isinstance(t, dict)], None
+    if time.monotonic() >= deadline:
+        return [], f"no answer within {PROBE_TIMEOUT:g} s"
+    tail = (b"".join(errors).decode("utf-8", "replace").strip().splitlines() or ["no reply to the handshake"])[-1]
     return [], tail[:200]
 
 

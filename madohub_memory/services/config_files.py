@@ -11,7 +11,9 @@ A set-up command edits files that belong to the user and to another program (Cla
 - the new content is written to a temporary file in the same folder and renamed over the
   old one, so a crash leaves the old file or the new one, never half of either;
 - JSON is written with two-space indents, keys in their order, non-ASCII kept, and a final
-  newline.
+  newline;
+- a file that is a symbolic link (settings kept in a dotfiles repository) is written through
+  the link, to the file it points to: the link stays a link.
 
 :func:`original_bytes` finds, among the backups, one whose content equals what a
 set-up's removal leaves: restoring it gives the user their own file back byte for byte
@@ -85,6 +87,7 @@ def dump_json(value: dict[str, Any]) -> bytes:
 
 def check_writable(path: Path) -> None:
     """Refuse (one sentence) a read-only file, or a missing file in a folder we cannot write."""
+    path = real_file(path)
     if path.exists():
         mode = path.stat().st_mode
         if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
@@ -101,6 +104,7 @@ def backup(path: Path, now: datetime | None = None) -> Path | None:
     """A copy of ``path`` beside it, with its mode (None when there is no file to copy)."""
     if not path.exists():
         return None
+    path = real_file(path)
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S-%f")
     target = path.with_name(f"{path.name}{BACKUP_INFIX}{stamp}{BACKUP_SUFFIX}")
     data = path.read_bytes()
@@ -110,6 +114,7 @@ def backup(path: Path, now: datetime | None = None) -> Path | None:
 
 def backups(path: Path) -> list[Path]:
     """The backups :func:`backup` made of ``path``, newest first."""
+    path = real_file(path)
     prefix = f"{path.name}{BACKUP_INFIX}"
     found = [p for p in path.parent.glob(f"{prefix}*{BACKUP_SUFFIX}") if p.is_file()]
     return sorted(found, key=lambda p: p.name, reverse=True)
@@ -127,9 +132,15 @@ def original_bytes(path: Path, wanted: dict[str, Any]) -> bytes | None:
     return None
 
 
+def real_file(path: Path) -> Path:
+    """The file a settings path stands for: the target of a symbolic link, else itself."""
+    return path.resolve() if path.is_symlink() else path
+
+
 def write_file(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically, keeping its mode (0600 for a new file: it
     may hold an MCP server's environment)."""
+    path = real_file(path)
     mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o600
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
