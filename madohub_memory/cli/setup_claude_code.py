@@ -47,6 +47,8 @@ def describe(report: dict[str, Any], *, uninstall: bool) -> str:
     elif status in ("added", "updated"):
         how = "with `claude mcp add`" if mcp.get("how") == "claude mcp add" else "in the file (the claude CLI is not on PATH)"
         lines.append(f"MCP server madohub: {status} {how} ({where}): {mcp.get('command')}")
+        if mcp.get("scope") == "project":
+            lines.append("  (Claude Code asks once, in an interactive session, before it starts a project's servers.)")
     elif status == "removed":
         how = "with `claude mcp remove`" if mcp.get("how") == "claude mcp remove" else "from the file"
         lines.append(f"MCP server madohub: removed {how} ({where}).")
