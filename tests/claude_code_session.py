@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -110,3 +111,26 @@ class ClaudeHome:
             if time.monotonic() > deadline:
                 raise AssertionError(f"extraction did not finish: {states}\n{self.hook_log()}")
             time.sleep(0.2)
+
+    def dashboards(self) -> list[int]:
+        """Dashboards running on this test's database (started by a slash command, detached)."""
+        found = []
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                command = (proc / "cmdline").read_bytes().split(b"\0")
+                environ = (proc / "environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"madohub_memory" in command and b"gui" in command and f"MADOHUB_DB={self.db}".encode() in environ:
+                found.append(int(proc.name))
+        return found
+
+    def stop_dashboards(self) -> None:
+        """End those dashboards, each by its id (only processes this test started)."""
+        for pid in self.dashboards():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
