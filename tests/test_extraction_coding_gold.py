@@ -37,6 +37,13 @@ from _gold_match import (  # noqa: E402
 GOLD = load_gold()
 EVAL_DEV = Path(os.environ.get("MADOHUB_EVAL_DEV") or Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev")
 FIELDS = {"id", "file", "conversation", "kind", "namespace", "content", "tier", "evidence", "keywords"}
+# Dev projects whose files declare no licence: nothing from them may enter the repository, so their
+# evidence cites line and record uuid only (a quote is optional) and their content is paraphrased.
+NO_LICENCE_PROJECTS = ("pv-case-review", "posthog-impact-dashboard", "bhavana")
+
+
+def _no_licence(file: str) -> bool:
+    return any(file.startswith(f"claude_code/more/{project}/") for project in NO_LICENCE_PROJECTS)
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +83,10 @@ def test_every_item_has_exactly_the_documented_fields_and_valid_labels() -> None
         assert item["content"].strip() and item["content"] == item["content"].strip(), item["id"]
         assert item["evidence"], item["id"]
         for ev in item["evidence"]:
-            assert ev["quote"].strip(), item["id"]
+            if _no_licence(item["file"]):
+                assert "uuid" in ev, item["id"]
+            else:
+                assert ev["quote"].strip(), item["id"]
             if item["file"] == CHATGPT_FILE:
                 assert set(ev) == {"message_id", "quote"}, item["id"]
             else:
@@ -98,7 +108,15 @@ def test_keyword_groups_are_few_and_every_item_matches_its_own_content() -> None
 
 
 def test_claude_code_items_use_the_repository_workspace_or_the_persona() -> None:
-    allowed = {"workspace:spotter", "workspace:alignment-hive", "workspace:gmail-automation", "persona:default"}
+    allowed = {
+        "workspace:spotter",
+        "workspace:alignment-hive",
+        "workspace:gmail-automation",
+        "workspace:session-share",
+        "workspace:posthog-impact-dashboard",
+        "workspace:bhavana",
+        "persona:default",
+    }
     for item in GOLD:
         assert item["namespace"] in allowed, item["id"]
         if item["file"] == CHATGPT_FILE:
@@ -135,7 +153,8 @@ def test_every_claude_code_evidence_line_exists_and_holds_its_quote(eval_dev: Pa
         for ev in item["evidence"]:
             assert ev["line"] <= len(text), f"{item['id']}: line {ev['line']} is past the end"
             record = json.loads(text[ev["line"] - 1])
-            assert _norm(ev["quote"]) in _norm(" ".join(_strings(record))), f"{item['id']}: quote not on line {ev['line']}"
+            if "quote" in ev:
+                assert _norm(ev["quote"]) in _norm(" ".join(_strings(record))), f"{item['id']}: quote not on line {ev['line']}"
             if "uuid" in ev:
                 assert record.get("uuid") == ev["uuid"], f"{item['id']}: uuid differs on line {ev['line']}"
             assert record.get("sessionId") == item["conversation"], f"{item['id']}: line {ev['line']} is another session"
