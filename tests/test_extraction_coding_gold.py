@@ -45,7 +45,7 @@ EVAL_DEV = Path(os.environ.get("MADOHUB_EVAL_DEV") or Path(__file__).resolve().p
 FIELDS = {"id", "file", "conversation", "kind", "namespace", "content", "tier", "evidence", "keywords"}
 WORKSPACES = {
     "spotter", "alignment-hive", "gmail-automation",
-    "pv-case-review", "posthog-impact-dashboard", "bhavana", "session-share",
+    "pv-case-review", "weave", "bhavana", "session-share",
 }
 COPY_MIN_CHARS = 30  # a gold string this long must not occur verbatim in an unlicensed session
 COPY_RUN_WORDS = 8  # nor may this many consecutive words of its content
