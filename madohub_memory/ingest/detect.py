@@ -19,7 +19,7 @@ from madohub_memory.ingest.claude_code import looks_like_claude_code, read_claud
 from madohub_memory.ingest.jsonl import looks_like_plain, read_plain_jsonl
 from madohub_memory.ingest.lines import first_json_char, peek_json_lines
 from madohub_memory.ingest.model import LineError, ReadResult
-from madohub_memory.ingest.sanitize import MAX_DEPTH, Rejected, clean_document, needs_walk
+from madohub_memory.ingest.sanitize import MAX_DEPTH, Rejected, parse_document
 
 FORMATS = ("auto", "claude-code", "chatgpt", "jsonl", "locomo", "longmemeval")
 LINE_FORMATS = ("claude-code", "jsonl")  # formats read incrementally from a byte offset
@@ -85,19 +85,13 @@ def _load_json(path: str) -> Any:
     try:
         with open(path, encoding="utf-8-sig") as handle:
             text = handle.read()
-        data = json.loads(text)
+        return parse_document(text)  # a field nested too deep is dropped, the rest kept
     except UnicodeDecodeError as exc:
         raise UserError("not valid UTF-8 (byte {start})", start=exc.start) from None
     except json.JSONDecodeError as exc:
         raise UserError("not valid JSON at line {lineno} ({msg})", lineno=exc.lineno, msg=exc.msg) from None
-    except RecursionError:
+    except RecursionError:  # not reached (parse_document cuts what is too deep): a guard
         raise UserError("JSON nested more than {depth} levels deep", depth=MAX_DEPTH) from None
-    if not needs_walk(text):
-        return data
-    try:
-        return clean_document(data)
-    except ValueError as exc:
-        raise UserError("JSON {reason}", reason=exc) from None
 
 
 def detect_format(path: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from madohub_memory.ingest.sanitize import MAX_DEPTH, clean_value, needs_walk
+from madohub_memory.ingest.sanitize import MAX_DEPTH, parse_json
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 _CHUNK = 1024 * 1024
@@ -67,9 +67,7 @@ def iter_json_lines(path: str, start_offset: int = 0, start_line: int = 0) -> It
                 yield JsonLine(number, None, f"not valid UTF-8 (byte {exc.start})", offset)
                 continue
             try:
-                value = json.loads(text)
-                if needs_walk(stripped):
-                    value = clean_value(value)
+                value = parse_json(text)  # a field nested too deep is dropped, the line kept
             except json.JSONDecodeError as exc:
                 if not complete:
                     # A half-written last line: report it but do not move past it.
