@@ -193,7 +193,7 @@ class ApprovedTab(ArchivedViewMixin, QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([900, 380])  # the list's Memory column is what a person reads
+        splitter.setSizes([880, 400])  # the list's Memory column is what a person reads
         self.hint = QLabel(self._hint_text())
         self.hint.setObjectName("hint")
         layout = QVBoxLayout(self)
@@ -217,10 +217,11 @@ class ApprovedTab(ArchivedViewMixin, QWidget):
         metrics, bold = self.table.fontMetrics(), header.fontMetrics()
 
         def fit(key: str, samples: list[str], cap: int = 200) -> None:
+            # the cells' text with its padding, or the title with room for the sort arrow
             col = COLUMNS.index(key)
-            width = max([metrics.horizontalAdvance(t) for t in samples]
-                        + [bold.horizontalAdvance(self.model.column_title(key)) + 12])
-            header.resizeSection(col, min(cap, width + 20))
+            width = max([metrics.horizontalAdvance(t) + 20 for t in samples]
+                        + [bold.horizontalAdvance(self.model.column_title(key)) + 40])
+            header.resizeSection(col, min(cap, width))
 
         fit("kind", [kind_label(k) for k in KINDS])
         fit("namespace", ["    project-x"], 130)

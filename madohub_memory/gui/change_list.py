@@ -95,6 +95,10 @@ class ChangeList(QListWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the list keeps the keys; this only informs
         self.setMaximumHeight(130)
+        # a line wraps instead of hiding its end behind a scroll bar ("archived as expired or over the limit")
+        self.setWordWrap(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.memory_id: int | None = None
 
     def show_changes(self, memory_id: int | None, rows: list[dict[str, Any]]) -> None:
