@@ -87,6 +87,9 @@ def test_r_restores_an_archived_memory_and_ctrl_z_archives_it_again(qtbot, svc, 
         tab = win.approved
         qtbot.waitUntil(lambda: tab.model.rowCount() == 6 and tab.current_id() is not None, timeout=5000)
         chosen = tab.current_id()
+        qtbot.keyClick(tab.table, Qt.Key.Key_P)  # read-only while archived: restore it to pin it
+        qtbot.keyClick(tab.table, Qt.Key.Key_E)
+        assert tab.table.hasFocus() and not svc.memories.get(chosen).pinned
         qtbot.keyClick(tab.table, Qt.Key.Key_R)
         assert tab.model.rowCount() == 5 and tab.current_id() != chosen  # at once, not after the write
         qtbot.waitUntil(lambda: svc.memories.get(chosen).status == "active", timeout=5000)

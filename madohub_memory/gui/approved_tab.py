@@ -442,7 +442,7 @@ class ApprovedTab(ArchivedViewMixin, QWidget):
     def toggle_pin(self) -> None:
         mid = self.current_id()
         row = self.model.cached(mid) if mid is not None else None
-        if mid is None or row is None:
+        if mid is None or row is None or self.archived_shown:  # restore it first
             return
         pinned = not row["pinned"]
         self._write(mid, "pin" if pinned else "unpin", lambda ctx: ctx.svc.memories.pin(mid, pinned),
