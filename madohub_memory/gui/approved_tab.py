@@ -452,13 +452,18 @@ class ApprovedTab(ArchivedViewMixin, QWidget):
         mid = self.current_id()
         if mid is None:
             return
+        self._take_out(mid, "delete", lambda ctx: ctx.svc.memories.delete(mid),
+                       self.tr("Deleted memory #%1. Ctrl+Z brings it back.").replace("%1", str(mid)))
+
+    def _take_out(self, mid: int, action: str, fn: Any, done: str) -> None:
+        """A change that takes the shown memory out of this list (delete, restore): the row
+        goes and the next one is shown at once, then the worker stores it (one undo step)."""
         row = self.table.currentIndex().row()
         self._bound = None
         self.drafts.pop(mid, None)
         self.model.remove_ids([mid])
         self.select_row(row)
-        self._write(mid, "delete", lambda ctx: ctx.svc.memories.delete(mid),
-                    self.tr("Deleted memory #%1. Ctrl+Z brings it back.").replace("%1", str(mid)))
+        self._write(mid, action, fn, done)
 
     def undo_entry(self, entry: UndoEntry) -> None:
         mid = entry.memory_ids[0]

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 class ArchivedViewMixin:
     """The view switch (active / archived) and the restore of :class:`ApprovedTab`."""
 
-    _bound: int | None
 
     @property
     def archived_shown(self: ApprovedTab) -> bool:
@@ -74,12 +73,7 @@ class ArchivedViewMixin:
         mid = self.current_id()
         if mid is None or not self.archived_shown:
             return
-        row = self.table.currentIndex().row()
-        self._bound = None
-        self.drafts.pop(mid, None)
-        self.model.remove_ids([mid])
-        self.select_row(row)
-        self._write(mid, "restore", lambda ctx: ctx.svc.memories.restore(mid),
-                    QCoreApplication.translate(
-                        "ApprovedTab", "Restored memory #%1: it is recalled and in the Approved list again. "
-                                       "Ctrl+Z archives it again.").replace("%1", str(mid)))
+        self._take_out(mid, "restore", lambda ctx: ctx.svc.memories.restore(mid),
+                       QCoreApplication.translate(
+                           "ApprovedTab", "Restored memory #%1: it is recalled and in the Approved list again. "
+                                          "Ctrl+Z archives it again.").replace("%1", str(mid)))
