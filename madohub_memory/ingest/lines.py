@@ -17,6 +17,7 @@ from typing import Any
 from madohub_memory.ingest.sanitize import MAX_DEPTH, clean_value, needs_walk
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
+INCOMPLETE_LINE = "incomplete last line"
 _CHUNK = 1024 * 1024
 
 
@@ -73,7 +74,7 @@ def iter_json_lines(path: str, start_offset: int = 0, start_line: int = 0) -> It
             except json.JSONDecodeError as exc:
                 if not complete:
                     # A half-written last line: report it but do not move past it.
-                    yield JsonLine(number, None, "incomplete last line (no newline, not valid JSON)", offset)
+                    yield JsonLine(number, None, f"{INCOMPLETE_LINE} (no newline, not valid JSON)", offset)
                     return
                 offset += len(raw)
                 yield JsonLine(number, None, f"not valid JSON ({exc.msg})", offset)

@@ -23,7 +23,9 @@ from madohub_memory.core.clock import to_iso
 from madohub_memory.core.errors import MappedStoreError, StorageError, UserError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
+from madohub_memory.ingest.codex import session_from_name
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
+from madohub_memory.ingest.lines import INCOMPLETE_LINE
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import build_passes
 from madohub_memory.ingest.sanitize import check_result
@@ -51,6 +53,7 @@ CLAIM_STALE = timedelta(minutes=10)  # only for claims of another host (liveness
 _HEAD_BYTES = 4096
 WRITE_CHUNK = 500  # turns per write transaction: the lock is never held for a whole big file
 OUTCOMES = ("new", "seen_again", "suppressed", "reinforced")
+_LIVE_FORMATS = ("codex",)  # session files written while the agent runs: a half line is normal
 Progress = Callable[[dict[str, Any]], None]
 
 
@@ -201,6 +204,11 @@ class IngestService:
             problem = regular_file_error(path)
             if problem is not None:
                 raise problem
+            if fmt in ("auto", "codex") and session_from_name(path) and os.path.getsize(path) == 0:
+                # Codex creates the rollout before it writes the first line: not an error
+                summary["warnings"].append({"file": path, "message": "empty Codex session file (nothing written "
+                                            "yet); skipped, it is read once it has lines"})
+                return report
             file_fmt = detect_format(path) if fmt == "auto" else fmt
             report["format"] = file_fmt
             result, known_before, start_offset = self._read(path, file_fmt)
@@ -215,8 +223,10 @@ class IngestService:
         except Exception as exc:  # a reader bug must cost this file only, never the others
             log.exception("could not import %s", path)
             return self._file_failed(report, summary, f"internal error while reading it ({type(exc).__name__}: {exc})")
+        if file_fmt in _LIVE_FORMATS:
+            self._live_tail_warning(result, summary)
         line_errors = [e.to_dict() for e in result.errors]
-        if not resumed and not line_errors and not (new + known) and file_fmt != "claude-code":
+        if not resumed and not line_errors and not (new + known) and file_fmt not in ("claude-code", "codex"):
             line_errors.append({"file": path, "line": None,
                                 "message": f"no conversation turns found: is it really a {file_fmt} file?"})
         summary["errors"].extend(line_errors)
@@ -231,6 +241,16 @@ class IngestService:
         if file_fmt == "claude-code":
             summary["decisions"] += self._capture_decisions(path, summary, since=start_offset)
         return report
+
+    @staticmethod
+    def _live_tail_warning(result: ReadResult, summary: dict[str, Any]) -> None:
+        """A last line without its newline in a session file is, nearly always, one the agent is
+        still writing: a warning (it is read again on the next import), not a failed import."""
+        for tail in [e for e in result.errors if e.message.startswith(INCOMPLETE_LINE)]:
+            result.errors.remove(tail)
+            summary["warnings"].append({"file": tail.file, "line": tail.line, "message": (
+                "the last line is incomplete (a session still being written, or cut off); it is read again "
+                "on the next import")})
 
     @staticmethod
     def _file_failed(report: dict[str, Any], summary: dict[str, Any], message: str) -> dict[str, Any]:
