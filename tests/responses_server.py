@@ -9,6 +9,7 @@ request's ``tools``). Each reply is streamed the way the Responses API streams i
 with usage. Every request is recorded (tests/scripted_http.py), so a test can read the
 instructions, the tools and the tool results the client sent. When the script runs out,
 a plain "Done." message ends the turn, so a client never hangs on an unscripted request.
+A compaction request (Codex summarising the conversation) is answered with ``summary``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from tests.scripted_http import Recorded, RecordingServer, Reply
+from scripted_http import Recorded, RecordingServer, Reply
 
 Item = dict[str, Any]
 Step = Sequence[Item] | Callable[[Recorded], Sequence[Item]]
@@ -63,6 +64,15 @@ def request_text(request: Recorded) -> str:
     return json.dumps({"instructions": body.get("instructions"), "input": body.get("input")}, ensure_ascii=False)
 
 
+def is_compaction(request: Recorded) -> bool:
+    """A request Codex sends to have the conversation summarised (auto-compaction)."""
+    body = request.body if isinstance(request.body, dict) else {}
+    meta = (body.get("client_metadata") or {}).get("x-codex-turn-metadata")
+    if isinstance(meta, str) and '"request_kind":"compaction"' in meta.replace(" ", ""):
+        return True
+    return "CONTEXT CHECKPOINT COMPACTION" in request_text(request)[-4000:]
+
+
 def function_outputs(request: Recorded) -> list[dict[str, Any]]:
     """The ``function_call_output`` items a request carries back (tool results)."""
     body = request.body if isinstance(request.body, dict) else {}
@@ -72,8 +82,9 @@ def function_outputs(request: Recorded) -> list[dict[str, Any]]:
 class ResponsesServer(RecordingServer):
     """Scripted replies in order; ``base_url`` goes into the Codex ``model_providers`` entry."""
 
-    def __init__(self, script: Sequence[Step] = ()) -> None:
+    def __init__(self, script: Sequence[Step] = (), *, summary: str = "Summary: nothing to add.") -> None:
         self._script = list(script)
+        self.summary = summary  # the answer to every compaction request (they do not consume the script)
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         super().__init__(self._answer)
@@ -95,6 +106,9 @@ class ResponsesServer(RecordingServer):
             if request.path.rstrip("/").endswith("/models"):
                 return Reply(200, {"Content-Type": "application/json"}, b'{"object":"list","data":[],"models":[]}')
             return Reply(404, {"Content-Type": "application/json"}, b'{"error":{"message":"not scripted"}}')
+        if is_compaction(request):
+            return Reply(200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+                         self._stream([message(self.summary)]))
         with self._lock:
             step = self._script.pop(0) if self._script else None
         items = [message("Done.")] if step is None else list(step(request) if callable(step) else step)

@@ -1,15 +1,17 @@
 """Codex CLI rollout files (``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<session>.jsonl``).
 
-The format, field by field and per CLI version, is in ``docs/codex-rollout-format.md``.
-Each line is ``{"timestamp", "type", "payload"}`` (0.171 adds ``ordinal``); the file opens
-with ``session_meta`` (session id, working directory, CLI version) and grows by one line per
-item while the session runs, also across ``codex resume``. Kept: what the person typed
-(``response_item`` messages of role ``user``, minus the context Codex injects: AGENTS.md,
-``<environment_context>`` and other envelopes; 0.171 marks each part's provenance), the
-assistant's text with its tool calls in one turn (``[tool shell] npm test``, the form the
-Claude Code reader uses, so the same extractor applies), and tool output as ``tool`` turns
-(``[tool error]`` when the command failed). Skipped: ``developer`` messages, reasoning,
-``event_msg`` (progress and copies of the messages), ``turn_context``, token counts and
+The format, field by field and per CLI version, is in ``tests/fixtures/codex/FORMAT.md``.
+Each line is ``{"timestamp", "type", "payload"}`` (0.171 adds ``ordinal`` and ``metadata``);
+the file opens with ``session_meta`` (session id, working directory, CLI version) and grows
+by one line per item while the session runs, also across ``codex resume``. Kept: what the
+person typed (``response_item`` messages of role ``user``, minus the context Codex injects:
+AGENTS.md, ``<environment_context>`` and other envelopes; 0.171 marks each part's
+provenance), the assistant's text, its tool calls in the one-line form the Claude Code
+reader uses (``[tool shell] npm test``, so the same extractor applies), and tool output as
+``tool`` turns (``[tool error]`` when the command failed). One turn per item: a read may
+stop between two items of one response (Codex writes as it goes), and a turn's text must
+not depend on when the file was read. Skipped: ``developer`` messages, reasoning,
+``event_msg`` (progress, and copies of the messages), ``turn_context``, token counts and
 every record type this reader does not know (newer CLIs add some in every release).
 
 A ``compacted`` record is a compaction: the turns before it go through the compaction
@@ -44,8 +46,7 @@ _CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "we
 _OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output", "tool_search_output"})
 _ROLLOUT_NAME = re.compile(r"rollout-.*?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$", re.I)
 _META_KEYS = ("cwd", "cli_version", "originator", "source", "model_provider", "forked_from_id")
-_ANSWER_TOOLS = ("request_user_input",)
-_TURN_EDGES = frozenset({"task_started", "task_complete", "turn_started", "turn_complete", "turn_aborted"})  # the person's answer: kept whole, like AskUserQuestion's
+_ANSWER_TOOLS = ("request_user_input",)  # the person's answer: kept whole, like AskUserQuestion's
 
 
 def session_conversation_id(session_id: str) -> str:
@@ -99,7 +100,6 @@ class _RolloutReader:
         self.started_at: str | None = state.get("started_at")
         self.title: str | None = None
         self.conv: ParsedConversation | None = None
-        self.last_assistant: ParsedTurn | None = None
         self.answer_calls: set[str] = set(state.get("answer_calls") or [])
 
     # -- the conversation ----------------------------------------------------------------
@@ -157,11 +157,7 @@ class _RolloutReader:
                 return
         if kind == "session_meta":
             self.session_meta(payload, stamp)
-        elif kind == "event_msg":
-            if payload.get("type") in _TURN_EDGES:
-                self.last_assistant = None  # a new turn: its reply is a turn of its own
         elif kind == "turn_context":
-            self.last_assistant = None
             cwd = payload.get("cwd")
             if self.namespace is None and self.conv is None and isinstance(cwd, str) and cwd.strip():
                 self.namespace = workspace_namespace(cwd, self.workspace_map)
@@ -177,7 +173,6 @@ class _RolloutReader:
         if kind == "message":
             role = payload.get("role")
             if role == "user":
-                self.last_assistant = None
                 texts = message_texts(payload, user=True)
                 if texts:
                     conv = self.conversation(stamp)
@@ -200,7 +195,6 @@ class _RolloutReader:
                 self.assistant(call, stamp, line)
             return
         if kind in _OUTPUTS:
-            self.last_assistant = None
             answer = payload.get("call_id") in self.answer_calls
             conv = self.conversation(stamp)
             self.add(ParsedTurn(f"{conv.id}:L{line}", "tool", result_line(payload, answer=answer), stamp,
@@ -208,19 +202,13 @@ class _RolloutReader:
         # reasoning (often encrypted), ghost snapshots, compaction items: not conversation text
 
     def assistant(self, text: str, stamp: str | None, line: int) -> None:
-        """Text and calls of one model response go into one assistant turn (as Claude Code's
-        content blocks do), until the person or a tool result speaks."""
-        last = self.last_assistant
-        if last is not None:
-            last.content = f"{last.content}\n{text}"
-            return
+        """One assistant turn per item (its text, or one tool call). Not merged into the
+        response's other items: a read may stop between two of them (Codex writes as it
+        goes), and a turn's text must not depend on when the file was read."""
         conv = self.conversation(stamp)
-        turn = ParsedTurn(f"{conv.id}:L{line}", "assistant", text, stamp, {"line": line})
-        self.add(turn)
-        self.last_assistant = turn
+        self.add(ParsedTurn(f"{conv.id}:L{line}", "assistant", text, stamp, {"line": line}))
 
     def compacted(self, payload: dict[str, Any], stamp: str | None, line: int) -> None:
-        self.last_assistant = None
         conv = self.conversation(stamp)
         self.segment += 1
         conv.boundaries += 1

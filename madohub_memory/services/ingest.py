@@ -204,10 +204,10 @@ class IngestService:
             problem = regular_file_error(path)
             if problem is not None:
                 raise problem
-            if fmt in ("auto", "codex") and session_from_name(path) and os.path.getsize(path) == 0:
-                # Codex creates the rollout before it writes the first line: not an error
-                summary["warnings"].append({"file": path, "message": "empty Codex session file (nothing written "
-                                            "yet); skipped, it is read once it has lines"})
+            if fmt in ("auto", "codex") and session_from_name(path) and not _mentions(path, b"\n"):
+                # Codex creates the rollout, then writes its first line: a session just started
+                summary["warnings"].append({"file": path, "message": "Codex session file still being written "
+                                            "(no complete line yet); skipped, it is read once it has lines"})
                 return report
             file_fmt = detect_format(path) if fmt == "auto" else fmt
             report["format"] = file_fmt
