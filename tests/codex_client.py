@@ -44,6 +44,8 @@ def codex_home(root: Path, project: str = "shop") -> CodexHome:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "CODEX", "MADOHUB_DB"))}
     env.update(HOME=str(home), CODEX_HOME=str(codex), SCRIPTED_API_KEY="sk-scripted-test", NO_COLOR="1",
                MADOHUB_HOOK_LOG=str(root / "hook.log"))
+    if not env.get("MADOHUB_CACHE_DIR") and not env.get("XDG_CACHE_HOME"):
+        env["XDG_CACHE_HOME"] = str(Path.home() / ".cache")  # the embedding model's cache, built once per machine
     return CodexHome(root, home, codex, folder, env)
 
 

@@ -24,21 +24,20 @@ log = logging.getLogger(__name__)
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("codex-notify", parents=[common],
                        help="Codex notify entry (the turn's JSON as last argument); always exits 0")
-    p.add_argument("rest", nargs=argparse.REMAINDER, metavar="[--then CMD...] JSON",
-                   help="the person's own notify command to run too, then the notification JSON")
+    p.add_argument("notification", nargs="?", metavar="JSON", help="the notification Codex passes")
+    p.add_argument("--then", nargs=argparse.REMAINDER, metavar="CMD",
+                   help="the person's own notify command, run too (everything after it; the JSON comes last)")
     p.set_defaults(handler=_codex_notify, exit_at_once=True)
 
 
-def _chained(rest: list[str]) -> tuple[list[str], str]:
-    """``(the person's own notify command, the notification JSON)`` from the arguments."""
-    if not rest:
+def _chained(notification: str | None, then: list[str] | None) -> tuple[list[str], str]:
+    """``(the person's own notify command, the notification JSON)`` from the arguments: Codex
+    appends the JSON last, so after ``--then CMD…`` it is the last word of ``then``."""
+    if then:
+        return then[:-1], then[-1]
+    if notification is None:
         raise ValueError("no notification argument (Codex passes the turn's JSON as the last argument)")
-    argument, before = rest[-1], rest[:-1]
-    if before and before[0] == "--then":
-        return before[1:], argument
-    if before:
-        raise ValueError(f"unexpected arguments before the notification: {before!r}")
-    return [], argument
+    return [], notification
 
 
 def _run_detached(command: list[str]) -> None:
@@ -89,7 +88,7 @@ def _codex_notify(args: argparse.Namespace) -> int:
 
     with log_to_file(log_path(args.db), only=True):
         try:
-            own, argument = _chained(list(args.rest))
+            own, argument = _chained(args.notification, args.then)
             if own:
                 _run_detached([*own, argument])
             handle_notice(argument, args.db)
