@@ -87,6 +87,9 @@ def test_a_codex_session_reaches_the_queue(tmp_path: Path) -> None:
         turns = [tuple(r) for r in svc.store.query("SELECT role, content FROM turns ORDER BY seq")]
         assert turns[0] == ("user", PROMPT)
         assert ("assistant", "[tool mcp__madohub__remember] 用户要求提交前先跑 make lint，不要用 --no-verify。") in turns
+        # the agent's remember call, read back from the rollout, is now its candidate's turn
+        call_turn = svc.store.query_one("SELECT id FROM turns WHERE content LIKE '[tool mcp__madohub__remember]%'")[0]
+        assert call_turn in svc.review.get(remembered.id).turn_ids
         prompt_turn = svc.store.query_one("SELECT id FROM turns WHERE role = 'user'")[0]
         # the extractor found the rule in the person's own words too: a candidate (or a second
         # sighting of the agent's) traces back to the prompt

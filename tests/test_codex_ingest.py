@@ -214,3 +214,18 @@ def test_the_folder_watch_finds_codex_sessions(svc: Services, tmp_path: Path, mo
     assert watch_folders(svc) == [str(tmp_path / "codex" / "sessions")]
     assert svc.jobs.run_now("watch")["processed"] == 17
     assert svc.jobs.run_now("watch")["processed"] == 0
+
+
+@pytest.mark.parametrize("same_text", [True, False])
+def test_the_agents_remember_call_becomes_its_candidates_turn(svc: Services, tmp_path: Path, same_text: bool) -> None:
+    """The MCP ``remember`` call queued candidate 1 without a turn (the agent does not know it);
+    the rollout shows the call, so importing it links the two: jump to turn works for it too.
+    A candidate 1 that says something else (another database) is left alone."""
+    text = "用户要求提交前先跑 make lint，不要用 --no-verify。" if same_text else "Deploy with make deploy."
+    result = svc.review.remember(text, "preference", "workspace:shop", session="mcp|test")
+    assert result.candidate_id == 1 and svc.review.get(1).turn_ids == []
+    svc.ingest.ingest_paths([str(sessions_tree(tmp_path))], extract=False)
+    call_turn = f"{CONV}:L24"
+    assert svc.review.get(1).turn_ids == ([call_turn] if same_text else [])
+    if same_text:
+        assert svc.turns.context(call_turn, radius=1)["turn"]["content"].startswith("[tool mcp__madohub__remember]")

@@ -32,7 +32,16 @@ import os
 import re
 from typing import Any
 
-from madohub_memory.ingest.codex_items import call_line, compaction_summary, message_texts, result_line, short
+from madohub_memory.core.text import fingerprint
+from madohub_memory.ingest.codex_items import (
+    call_line,
+    compaction_summary,
+    message_texts,
+    remember_call,
+    remembered_candidate,
+    result_line,
+    short,
+)
 from madohub_memory.ingest.lines import iter_json_lines
 from madohub_memory.ingest.model import LineError, ParsedConversation, ParsedTurn, ReadResult
 from madohub_memory.ingest.workspace import workspace_namespace
@@ -101,6 +110,8 @@ class _RolloutReader:
         self.title: str | None = None
         self.conv: ParsedConversation | None = None
         self.answer_calls: set[str] = set(state.get("answer_calls") or [])
+        # call id -> (turn id, content fingerprint) of the agent's ``remember`` calls whose output is still to come
+        self.remember_calls: dict[str, list[str]] = dict(state.get("remember_calls") or {})
 
     # -- the conversation ----------------------------------------------------------------
 
@@ -190,15 +201,25 @@ class _RolloutReader:
         if kind in _CALLS:
             call = call_line(payload)
             if call:
-                if payload.get("name") in _ANSWER_TOOLS and isinstance(payload.get("call_id"), str):
-                    self.answer_calls.add(payload["call_id"])
+                call_id = payload.get("call_id")
+                if payload.get("name") in _ANSWER_TOOLS and isinstance(call_id, str):
+                    self.answer_calls.add(call_id)
+                content = remember_call(payload)
+                if content is not None and isinstance(call_id, str):
+                    self.remember_calls[call_id] = [f"{self.conversation(stamp).id}:L{line}", fingerprint(content)]
                 self.assistant(call, stamp, line)
             return
         if kind in _OUTPUTS:
             answer = payload.get("call_id") in self.answer_calls
             conv = self.conversation(stamp)
-            self.add(ParsedTurn(f"{conv.id}:L{line}", "tool", result_line(payload, answer=answer), stamp,
-                                {"line": line}))
+            meta: dict[str, Any] = {"line": line}
+            remembered = self.remember_calls.pop(str(payload.get("call_id")), None)
+            candidate = remembered_candidate(payload) if remembered else None
+            if remembered and candidate is not None:
+                # the agent's remember call queued this candidate: the call is its originating turn
+                meta["remembered"] = {"candidate_id": candidate, "turn_id": remembered[0],
+                                      "fingerprint": remembered[1]}
+            self.add(ParsedTurn(f"{conv.id}:L{line}", "tool", result_line(payload, answer=answer), stamp, meta))
         # reasoning (often encrypted), ghost snapshots, compaction items: not conversation text
 
     def assistant(self, text: str, stamp: str | None, line: int) -> None:
@@ -220,7 +241,8 @@ class _RolloutReader:
     def state(self) -> dict[str, Any]:
         return {"segment": self.segment, "conversation_id": self.conv.id if self.conv else self.conversation_id,
                 "session": self.session, "namespace": self.namespace, "parent_id": self.parent_id,
-                "meta": self.meta, "started_at": self.started_at, "answer_calls": sorted(self.answer_calls)[-50:]}
+                "meta": self.meta, "started_at": self.started_at, "answer_calls": sorted(self.answer_calls)[-50:],
+                "remember_calls": dict(list(self.remember_calls.items())[-20:])}
 
 
 def read_codex(

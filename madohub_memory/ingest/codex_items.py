@@ -214,3 +214,33 @@ def compaction_summary(message: Any) -> str:
     if not isinstance(message, str):
         return ""
     return clean_text(HANDOFF_PREFIX.sub("", message, count=1)).strip()
+
+
+def remember_call(payload: dict[str, Any]) -> str | None:
+    """The ``content`` of a call of an MCP ``remember`` tool (ours: namespace ``mcp__madohub``,
+    or ``mcp__madohub__remember`` in older CLIs), else None."""
+    if payload.get("type") != "function_call" or not tool_name(payload).startswith("mcp__"):
+        return None
+    if not tool_name(payload).endswith("__remember"):
+        return None
+    args = _arguments(payload.get("arguments"))
+    content = args.get("content") if isinstance(args, dict) else None
+    return content if isinstance(content, str) and content.strip() else None
+
+
+def remembered_candidate(payload: dict[str, Any]) -> int | None:
+    """The candidate a ``remember`` call's output reports as queued in this database (not in
+    a mapped team store): the JSON after Codex's ``Output:`` header."""
+    text, failed = _output_text(payload.get("output"))
+    if failed:
+        return None
+    marker = _OUTPUT_MARK.search(text)
+    body = text[marker.end():] if marker else text
+    try:
+        data = json.loads(body.strip())
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("store") or data.get("outcome") not in ("new", "seen_again"):
+        return None
+    candidate = data.get("candidate_id")
+    return candidate if isinstance(candidate, int) and not isinstance(candidate, bool) else None

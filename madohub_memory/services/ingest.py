@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import to_iso
 from madohub_memory.core.errors import MappedStoreError, StorageError, UserError
+from madohub_memory.core.text import fingerprint
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.ingest.codex import session_from_name
@@ -32,6 +33,7 @@ from madohub_memory.ingest.sanitize import check_result
 from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
 from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding
+from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
 from madohub_memory.store.redaction import redact_text
@@ -360,6 +362,7 @@ class IngestService:
                         seq += 1
                     ingest_rows.insert_turns(store, fresh)
                     new += len(fresh)
+                    self._link_remembered(fresh)
         segment = int(state.get("segment", 0))
         if start_offset and result.end_offset == start_offset and not result.conversations:
             return conv_ids, 0, known_before
@@ -376,6 +379,18 @@ class IngestService:
                     "turns": known_before + new, "state": state, "updated_at": self.svc.clock.now_iso(),
                 })
         return conv_ids, new, known + known_before
+
+    def _link_remembered(self, turns: list[dict[str, Any]]) -> None:
+        """An agent's ``remember`` call (over MCP) queued a candidate without knowing its turn;
+        the transcript read now shows the call: it becomes the candidate's originating turn, so
+        the reviewer can jump to it. Only when the candidate still says what the call said."""
+        for turn in turns:
+            link = turn["meta"].get("remembered") if isinstance(turn.get("meta"), dict) else None
+            if not isinstance(link, dict):
+                continue
+            row = candidate_rows.get_row(self.svc.store, int(link.get("candidate_id") or 0))
+            if row is not None and fingerprint(str(row["content"])) == link.get("fingerprint"):
+                candidate_rows.link_remember_sighting(self.svc.store, int(row["id"]), str(link["turn_id"]))
 
     def _capture_decisions(self, path: str, summary: dict[str, Any], since: int = 0) -> int:
         """Record the answered ``AskUserQuestion`` calls of a Claude Code file. Only when the
