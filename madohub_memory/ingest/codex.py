@@ -42,8 +42,8 @@ from madohub_memory.ingest.codex_items import (
     result_line,
     short,
 )
-from madohub_memory.ingest.lines import iter_json_lines
-from madohub_memory.ingest.model import LineError, ParsedConversation, ParsedTurn, ReadResult
+from madohub_memory.ingest.lines import read_records
+from madohub_memory.ingest.model import ParsedConversation, ParsedTurn, ReadResult
 from madohub_memory.ingest.workspace import workspace_namespace
 
 FORMAT = "codex"
@@ -254,20 +254,8 @@ def read_codex(
     A last line still being written is left for the next read (reported as a warning-level
     line error by the caller); ``workspace_map`` is the setting ``workspace.map``."""
     reader = _RolloutReader(path, state, workspace_map)
-    result = ReadResult(path=path, format=FORMAT, end_offset=start_offset, end_line=start_line)
-    for line in iter_json_lines(path, start_offset, start_line):
-        result.lines_read += 1
-        if line.error is not None:
-            result.errors.append(LineError(path, line.number, line.error))
-        elif not isinstance(line.value, dict):
-            result.errors.append(LineError(path, line.number, "not a JSON object"))
-        else:
-            try:
-                reader.record(line.value, line.number)
-            except Exception as exc:  # one malformed record costs its line, never the file
-                result.errors.append(LineError(path, line.number, f"unreadable record ({exc})"))
-        if line.end != result.end_offset:
-            result.end_offset, result.end_line = line.end, line.number
+    result = ReadResult(path=path, format=FORMAT)
+    read_records(result, start_offset, start_line, reader.record)
     if reader.conv is not None:
         result.conversations.append(reader.conv)
     if reader.conv is not None or reader.session or reader.conversation_id:
