@@ -25,6 +25,7 @@ changed file is copied beside itself first.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sys
 import tomllib
@@ -198,7 +199,7 @@ class CodexSetup:
 
     def guide_text(self) -> str:
         guide = remember_guide(persona=self.persona or "default",
-                               command=shell_command(self.db, " ".join([*self.command, "remember"])))
+                               command=shell_command(self.db, shlex.join([*self.command, "remember"])))
         return ("## Long-term memory (MadoHub)\n"
                 "Use the `madohub` MCP tools. `<repo>` below is the name of the git repository you work in.\n"
                 f"{guide}\n")
