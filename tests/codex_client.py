@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,8 @@ def codex_home(root: Path, project: str = "shop") -> CodexHome:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "CODEX", "MADOHUB_DB"))}
     env.update(HOME=str(home), CODEX_HOME=str(codex), SCRIPTED_API_KEY="sk-scripted-test", NO_COLOR="1",
                MADOHUB_HOOK_LOG=str(root / "hook.log"))
+    # setup codex writes the madohub-memory it finds on PATH into config.toml: this checkout's
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     if not env.get("MADOHUB_CACHE_DIR") and not env.get("XDG_CACHE_HOME"):
         env["XDG_CACHE_HOME"] = str(Path.home() / ".cache")  # the embedding model's cache, built once per machine
     return CodexHome(root, home, codex, folder, env)
