@@ -77,3 +77,35 @@ def test_a_line_that_is_nothing_but_nesting_is_one_error_and_the_next_line_is_re
     summary = svc.ingest.ingest_paths([str(path)], format="jsonl", extract=False)
     assert summary["turns"]["new"] == 1 and len(summary["errors"]) == 1
     assert _turns(svc) == ["after the bomb"]
+
+
+def test_a_codex_rollout_with_deep_fields_imports_as_the_plain_one(svc: Services, tmp_path: Path) -> None:
+    """A deep irrelevant field on a message record, and tool-call arguments (JSON inside a
+    string) nested 5,000 deep: the same turns as without them, and no line lost."""
+    fixture = next((Path(__file__).parent / "fixtures" / "codex").glob("rollout-*.jsonl"))
+    lines = fixture.read_text(encoding="utf-8").splitlines()
+    deep_lines = []
+    for line in lines:
+        record = json.loads(line)
+        payload = record.get("payload") or {}
+        if payload.get("type") == "message":
+            line = line[:-1] + ', "debug": {"trace": ' + DEEP + "}}"
+        elif payload.get("type") == "function_call":
+            arguments = {**json.loads(payload["arguments"]), "blob": "@DEEP@"}
+            payload["arguments"] = json.dumps(arguments).replace('"@DEEP@"', DEEP)
+            line = json.dumps(record)
+        deep_lines.append(line)
+    folder = tmp_path / "sessions" / "2026" / "12" / "01"
+    folder.mkdir(parents=True)
+    plain, deep = folder / fixture.name, tmp_path / "deep" / fixture.name
+    deep.parent.mkdir()
+    plain.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    deep.write_text("\n".join(deep_lines) + "\n", encoding="utf-8")
+    first = svc.ingest.ingest_paths([str(plain)], format="codex", extract=False)
+    expected = _turns(svc)
+    svc.store.execute("DELETE FROM turns")
+    svc.store.execute("DELETE FROM conversations")
+    svc.store.execute("DELETE FROM ingest_files")
+    second = svc.ingest.ingest_paths([str(deep)], format="codex", extract=False)
+    assert second["errors"] == first["errors"] == [], second["errors"]
+    assert expected and _turns(svc) == expected

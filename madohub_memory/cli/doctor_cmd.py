@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from madohub_memory.cli.output import emit, open_services
 
@@ -18,9 +19,37 @@ def _doctor(args: argparse.Namespace) -> int:
     with open_services(args, create=False, check=False) as svc:
         report = svc.backup.doctor()
     lines = [f"{'ok  ' if c['ok'] else 'FAIL'}  {c['check']}: {c['detail']}" for c in report["checks"]]
+    codex = _codex_integration()
+    if codex is not None:
+        report["integrations"] = {"codex": codex}
+        lines.append(codex["line"])
     if not report["ok"]:
         advice = f"restore a backup: madohub-memory restore {report['latest_backup'] or 'FILE'}"
         lines.append(f"The database is damaged: {advice}.")
         report["advice"] = advice
     emit(args, report, "\n".join(lines))
     return 0 if report["ok"] else 1
+
+
+def _codex_integration() -> dict[str, Any] | None:
+    """How Codex is connected (``setup codex``), when Codex is used on this machine; never
+    changes the exit status (the database's health does)."""
+    from madohub_memory.services.codex_setup import CodexSetup
+
+    setup = CodexSetup()
+    if not setup.home.is_dir():
+        return None
+    status = setup.status()
+    parts = {"mcp": "MCP server", "notify": "per-turn import (notify)"}
+    missing = [label for key, label in parts.items() if status[key] not in ("installed", "yours")]
+    if not status["guide"]:
+        missing.append("remember guide")
+    if status["problem"]:
+        status["line"] = f"warn  codex: {status['problem']}"
+    elif len(missing) == 3:
+        status["line"] = f"--    codex: not set up in {setup.home} (run: madohub-memory setup codex)"
+    elif missing:
+        status["line"] = f"warn  codex: missing {', '.join(missing)} (run: madohub-memory setup codex)"
+    else:
+        status["line"] = f"ok    codex: MCP server, per-turn import and remember guide set up in {setup.home}"
+    return status

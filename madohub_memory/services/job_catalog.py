@@ -36,11 +36,15 @@ def drain(svc: Services) -> int:
 
 
 def watch_folders(svc: Services) -> list[str]:
+    """The folders set in ``workers.watch_paths``, else those of the agents used here: Claude
+    Code's projects and Codex's sessions (``$CODEX_HOME/sessions``) when they exist."""
     configured = list(svc.settings.get("workers.watch_paths") or [])
     if configured:
         return [os.path.expanduser(p) for p in configured]
-    default = os.path.expanduser(DEFAULT_WATCH)
-    return [default] if os.path.isdir(default) else []
+    from madohub_memory.services.codex_sessions import default_sessions_folder
+
+    defaults = [os.path.expanduser(DEFAULT_WATCH), str(default_sessions_folder())]
+    return [folder for folder in defaults if os.path.isdir(folder)]
 
 
 def changed_files(svc: Services) -> list[str]:

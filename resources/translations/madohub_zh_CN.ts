@@ -1723,8 +1723,48 @@ Basis: {stage}; confidence: {level}
         <translation>没有一行是有效的 JSON 对象</translation>
     </message>
     <message>
-        <source>not a known transcript format (Claude Code session, ChatGPT export or {role, content} JSONL)</source>
-        <translation>不是已知的对话记录格式（Claude Code 会话、ChatGPT 导出或 {role, content} JSONL）</translation>
+        <source>not a known transcript format (Claude Code session, Codex rollout, ChatGPT export or {role, content} JSONL)</source>
+        <translation>不是已知的对话记录格式（Claude Code 会话、Codex 会话记录、ChatGPT 导出或 {role, content} JSONL）</translation>
+    </message>
+    <message>
+        <source>adding the madohub entries would change other entries of {path}; nothing was changed.</source>
+        <translation>添加 madohub 条目会改动 {path} 中的其他条目；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>could not find the notify line of {path} to chain it; nothing was changed.</source>
+        <translation>在 {path} 中找不到 notify 这一行，无法串接；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>removing the madohub entries would leave {path} invalid ({reason}); nothing was changed.</source>
+        <translation>移除 madohub 条目会使 {path} 无效（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} already has an MCP server named &quot;{name}&quot; that runs {command!r}; rename or remove it, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} 中已有名为 “{name}” 的 MCP 服务器，运行的是 {command!r}；请将其改名或删除，然后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} cannot take the madohub entries as written ({reason}); nothing was changed.</source>
+        <translation>{path} 无法按现有写法加入 madohub 条目（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} has a notify that is not a list of strings; fix it, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} 中的 notify 不是字符串列表；请修正后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is not valid TOML ({reason}); fix it or move it aside, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} 不是有效的 TOML（{reason}）；请修正或移走它，然后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is {reason}; fix it, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} {reason}；请修正后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is {reason}; nothing was changed there.</source>
+        <translation>{path} {reason}；该文件未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} sets mcp_servers to something other than a table; nothing was changed.</source>
+        <translation>{path} 把 mcp_servers 设成了表以外的值；未做任何更改。</translation>
     </message>
     <message>
         <source>not valid JSON at line {lineno} ({msg})</source>
@@ -2983,10 +3023,6 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>setup claude-code is not available in this version.</source>
         <translation>此版本尚不提供 setup claude-code。</translation>
-    </message>
-    <message>
-        <source>setup codex is not available in this version.</source>
-        <translation>此版本尚不提供 setup codex。</translation>
     </message>
 </context>
 <context>
