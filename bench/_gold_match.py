@@ -25,6 +25,14 @@ GOLD_FILE = GOLD_DIR / "coding_sessions.jsonl"
 CHATGPT_SELECTION = GOLD_DIR / "chatgpt_selection.json"
 CHATGPT_FILE = "chatgpt_conversations_dev.json"
 TIERS = ("must", "nice")
+# Dev folders whose sessions declare no licence (see the eval README): their gold cites
+# evidence by line and record uuid only, with no quote, and states content in its own
+# words, so that no text of theirs enters the repository.
+NO_LICENCE_DIRS = (
+    "claude_code/more/pv-case-review/",
+    "claude_code/more/posthog-impact-dashboard/",
+    "claude_code/more/bhavana/",
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,11 @@ def load_gold(path: Path = GOLD_FILE) -> list[dict[str, Any]]:
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{path.name} line {number} is not JSON: {exc.msg}.") from None
     return items
+
+
+def declares_no_licence(file: str) -> bool:
+    """True for a gold ``file`` (relative to eval/dev) from a folder without a licence."""
+    return file.startswith(NO_LICENCE_DIRS)
 
 
 def load_chatgpt_selection(path: Path = CHATGPT_SELECTION) -> list[str]:

@@ -103,9 +103,13 @@ def build_store(path: Path, pending: int, memories: int, seed: int = 7) -> None:
 
 
 def store_copy(folder: Path, pending: int, memories: int) -> Path:
-    """A fresh copy of the cached store with these sizes (built once)."""
+    """A fresh copy of the cached store with these sizes (built once per schema: the cache
+    is shared by every checkout on the machine, and a store another checkout built carries
+    that checkout's migrations, which this code would take for its own)."""
+    from madohub_memory.store.migrations import module_names
+
     CACHE.mkdir(parents=True, exist_ok=True)
-    cached = CACHE / f"triage-{pending}-{memories}-v3.db"
+    cached = CACHE / f"triage-{pending}-{memories}-v3-{module_names()[-1]}.db"
     if not cached.exists():
         tmp = cached.with_suffix(".building")
         for stale in CACHE.glob(tmp.name + "*"):

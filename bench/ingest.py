@@ -1,6 +1,11 @@
 """Ingest + extract + dedup throughput on LoCoMo dev, from an empty database file.
 
-Usage: .venv/bin/python bench/ingest.py --json [--data PATH] [--runs N]
+Usage: .venv/bin/python bench/ingest.py --json [--data PATH] [--runs N] [--codex]
+
+With ``--codex`` the same dialogues are first written as Codex CLI rollout files (one per
+session, ``sessions/YYYY/MM/DD/rollout-*.jsonl``: bench/_codex_rollouts.py) and that folder
+is what is timed: the rollout reader with its format detection, the folder walk and the
+per-file bookkeeping, then the same extraction.
 
 Each run starts from a fresh file in a temporary folder and times
 ``svc.ingest.ingest_paths([data])`` (reading, storing turns, the default extractor, and
@@ -59,11 +64,17 @@ class _EncodeTimer:
         index.embedder.encode = timed
 
 
-def one_run(data: Path) -> dict:
+def one_run(data: Path, codex: bool = False) -> dict:
     from madohub_memory.services import Services
 
     timer = _EncodeTimer()
     with tempfile.TemporaryDirectory() as tmp, Services.open(Path(tmp) / "bench.db") as svc:
+        files = 1
+        if codex:
+            from _codex_rollouts import write_rollouts
+
+            files = write_rollouts(data, Path(tmp))
+            data = Path(tmp) / "sessions"
         timer.install(svc)  # the model itself loads lazily, inside the timed run
         started, cpu_started = time.perf_counter(), time.process_time()
         summary = svc.ingest.ingest_paths([str(data)])
@@ -76,6 +87,8 @@ def one_run(data: Path) -> dict:
     turns = summary["turns"]["new"]
     created = summary["candidates"]["new"]
     return {
+        "format": "codex" if codex else "auto",
+        "files": files,
         "turns": turns,
         "seconds": round(elapsed, 3),
         "turns_per_s": round(turns / elapsed, 1),
@@ -101,22 +114,25 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print JSON (the only output format)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--runs", type=int, default=1, help="runs in separate processes; medians reported")
+    parser.add_argument("--codex", action="store_true", help="time Codex rollout files made from the dialogues")
     parser.add_argument("--single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.data.exists():
         print(json.dumps({"error": f"data not found: {args.data}"}))
         return 1
     if args.single or args.runs <= 1:
-        result = one_run(args.data)
+        result = one_run(args.data, args.codex)
         result["runs"] = 1
         print(json.dumps(result, indent=None if args.single else 2))
         return 0
     results = []
     for _ in range(args.runs):
-        out = subprocess.run([sys.executable, __file__, "--single", "--data", str(args.data)],
+        out = subprocess.run([sys.executable, __file__, "--single", "--data", str(args.data),
+                              *(["--codex"] if args.codex else [])],
                              capture_output=True, text=True, check=True, env={**os.environ})
         results.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    median = {k: statistics.median(r[k] for r in results) for k in results[0] if k != "runs"}
+    median = {k: statistics.median(r[k] for r in results) for k in results[0] if k not in ("runs", "format")}
+    median["format"] = results[0]["format"]
     median["runs"] = len(results)
     median["turns_per_s_all"] = [r["turns_per_s"] for r in results]
     median["target_turns_per_s"] = 500

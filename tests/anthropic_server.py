@@ -1,4 +1,4 @@
-"""A scripted Anthropic Messages server for the real Claude Code CLI (tests/scripted_http.py).
+"""A scripted Anthropic Messages server for the real Claude Code CLI (on tests/scripted_http.py).
 
 The test writes the model's side as a function of the request: ``script(request) -> list of
 blocks`` (``text("...")``, ``tool_use("name", {...})``), and :class:`AnthropicServer` turns
@@ -19,8 +19,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from scripted_http import Reply, Request, ScriptedServer
+from scripted_http import Recorded, RecordingServer, Reply
 
+Request = Recorded
 Block = dict[str, Any]
 Script = Callable[[Request], list[Block]]
 _ids = itertools.count(1)
@@ -37,9 +38,13 @@ def tool_use(name: str, arguments: dict[str, Any]) -> Block:
 # -- reading a request ------------------------------------------------------------------------
 
 
+def body(request: Request) -> dict[str, Any]:
+    """The request's JSON object ({} for anything else)."""
+    return request.body if isinstance(request.body, dict) else {}
+
+
 def messages(request: Request) -> list[dict[str, Any]]:
-    body = request.json
-    return list(body.get("messages") or []) if isinstance(body, dict) else []
+    return list(body(request).get("messages") or [])
 
 
 def _block_texts(content: Any) -> list[str]:
@@ -57,8 +62,7 @@ def _block_texts(content: Any) -> list[str]:
 
 def all_text(request: Request) -> str:
     """System prompt and every message's text, joined (what the model would read)."""
-    body = request.json if isinstance(request.json, dict) else {}
-    system = body.get("system")
+    system = body(request).get("system")
     parts = _block_texts(system) if system is not None else []
     for message in messages(request):
         parts += _block_texts(message.get("content"))
@@ -73,8 +77,7 @@ def last_user_text(request: Request) -> str:
 
 
 def tool_names(request: Request) -> list[str]:
-    body = request.json if isinstance(request.json, dict) else {}
-    return [str(t.get("name")) for t in body.get("tools") or [] if isinstance(t, dict)]
+    return [str(t.get("name")) for t in body(request).get("tools") or [] if isinstance(t, dict)]
 
 
 def offers_tools(request: Request) -> bool:
@@ -115,10 +118,11 @@ def _message(blocks: list[Block], model: str) -> dict[str, Any]:
                       "cache_read_input_tokens": 0}}
 
 
-def _events(message: dict[str, Any]) -> list[tuple[str | None, Any]]:
+def _sse(message: dict[str, Any]) -> bytes:
+    """The message as Anthropic streams it: ``event:``/``data:`` pairs, one block at a time."""
     start = {**message, "content": [], "stop_reason": None, "usage": {**message["usage"], "output_tokens": 1}}
-    events: list[tuple[str | None, Any]] = [("message_start", {"type": "message_start", "message": start}),
-                                            ("ping", {"type": "ping"})]
+    events: list[tuple[str, Any]] = [("message_start", {"type": "message_start", "message": start}),
+                                     ("ping", {"type": "ping"})]
     for index, block in enumerate(message["content"]):
         if block["type"] == "text":
             events.append(("content_block_start", {"type": "content_block_start", "index": index,
@@ -136,10 +140,14 @@ def _events(message: dict[str, Any]) -> list[tuple[str | None, Any]]:
                                      "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
                                      "usage": {"output_tokens": message["usage"]["output_tokens"]}}))
     events.append(("message_stop", {"type": "message_stop"}))
-    return events
+    return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events).encode("utf-8")
 
 
-class AnthropicServer(ScriptedServer):
+def _json(status: int, value: Any, **headers: str) -> Reply:
+    return Reply(status, {"Content-Type": "application/json", **headers}, json.dumps(value).encode("utf-8"))
+
+
+class AnthropicServer(RecordingServer):
     """``with AnthropicServer(script) as server:`` then ``ANTHROPIC_BASE_URL=server.url``."""
 
     def __init__(self, script: Script) -> None:
@@ -149,14 +157,14 @@ class AnthropicServer(ScriptedServer):
     def _respond(self, request: Request) -> Reply:
         path = request.path.split("?")[0].rstrip("/")
         if request.method == "POST" and path.endswith("/v1/messages/count_tokens"):
-            return Reply(body={"input_tokens": max(1, len(request.body) // 4)})
+            return _json(200, {"input_tokens": max(1, len(request.text()) // 4)})
         if not is_messages(request):
-            return Reply(404, {"type": "error", "error": {"type": "not_found_error", "message": path}})
-        body = request.json if isinstance(request.json, dict) else {}
-        message = _message(self.script(request) or [text("OK.")], str(body.get("model") or "claude-scripted"))
-        if body.get("stream"):
-            return Reply(events=_events(message), headers={"request-id": message["id"]})
-        return Reply(body=message, headers={"request-id": message["id"]})
+            return _json(404, {"type": "error", "error": {"type": "not_found_error", "message": path}})
+        message = _message(self.script(request) or [text("OK.")], str(body(request).get("model") or "claude-scripted"))
+        if body(request).get("stream"):
+            return Reply(200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                               "request-id": message["id"]}, _sse(message))
+        return _json(200, message, **{"request-id": message["id"]})
 
     def session_requests(self) -> list[Request]:
         """The session's own turns (with tools), in order."""

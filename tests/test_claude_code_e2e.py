@@ -21,7 +21,9 @@ import pytest
 from anthropic_server import (
     AnthropicServer,
     Block,
+    Request,
     all_text,
+    body,
     is_compaction,
     last_user_text,
     messages,
@@ -32,7 +34,6 @@ from anthropic_server import (
     tool_use,
 )
 from claude_code_session import RUN_TIMEOUT, ClaudeHome
-from scripted_http import Request
 
 from madohub_memory.extraction.llm_prompt import SYSTEM_PROMPT
 from madohub_memory.services import Services
@@ -259,10 +260,10 @@ def test_the_claude_code_extraction_backend_runs_the_real_cli(
     assert (candidate.content, candidate.namespace) == ("User wants the release notes written in Chinese.",
                                                         "persona:default")
     [request] = [r for r in server.requests if r.path.startswith("/v1/messages")]
-    body = request.json
-    assert SYSTEM_PROMPT in [block.get("text") for block in body["system"]]
-    assert not body.get("tools")  # no tools, no MCP servers
-    assert "hunter2-Staging-2026" not in request.text  # masked before it left the machine
+    sent = body(request)
+    assert SYSTEM_PROMPT in [block.get("text") for block in sent["system"]]
+    assert not sent.get("tools")  # no tools, no MCP servers
+    assert "hunter2-Staging-2026" not in request.text()  # masked before it left the machine
     assert not list((user.home / ".claude" / "projects").glob("**/*.jsonl"))  # no session saved
 
 
@@ -304,5 +305,5 @@ def test_the_plugin_validates_installs_and_works(user: ClaudeHome, server: Anthr
     assert opened is not None and int(opened.group(1)) in user.dashboards()
     doctor = json.loads(user.madohub("doctor", "--json", "--no-agents").stdout)
     assert "integrations" not in doctor
-    report = json.loads(user.madohub("doctor", "--json").stdout)["integrations"]
+    report = json.loads(user.madohub("doctor", "--json").stdout)["integrations"]["claude-code"]
     assert report[0] == {"check": "Claude Code plugin", "ok": True, "detail": "madohub-memory@madohub is enabled"}

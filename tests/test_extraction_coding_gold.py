@@ -1,6 +1,10 @@
 """The coding-session gold (bench/gold) is well formed, its evidence is real, and the matcher
 rewards a paraphrase while refusing an unrelated sentence.
 
+Items from sessions that declare no licence (``NO_LICENCE_DIRS`` in bench/_gold_match.py) cite
+evidence by line and record uuid only, and their text must not be copied from the session; all
+other Claude Code and ChatGPT evidence carries a quote found in the cited record.
+
 The evidence checks read ``../shared/eval/dev`` (or ``$MADOHUB_EVAL_DEV``) and skip when it is
 absent; the format and matcher checks need nothing but the repository.
 """
@@ -25,8 +29,10 @@ sys.path.insert(0, str(BENCH))
 
 from _gold_match import (  # noqa: E402
     CHATGPT_FILE,
+    NO_LICENCE_DIRS,
     Candidate,
     conversation_key,
+    declares_no_licence,
     load_chatgpt_selection,
     load_gold,
     match_all,
@@ -37,6 +43,12 @@ from _gold_match import (  # noqa: E402
 GOLD = load_gold()
 EVAL_DEV = Path(os.environ.get("MADOHUB_EVAL_DEV") or Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev")
 FIELDS = {"id", "file", "conversation", "kind", "namespace", "content", "tier", "evidence", "keywords"}
+WORKSPACES = {
+    "spotter", "alignment-hive", "gmail-automation",
+    "pv-case-review", "weave", "bhavana", "session-share",
+}
+COPY_MIN_CHARS = 30  # a gold string this long must not occur verbatim in an unlicensed session
+COPY_RUN_WORDS = 8  # nor may this many consecutive words of its content
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +73,58 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
+def _evidence_format_problem(item: dict[str, Any], ev: dict[str, Any]) -> str | None:
+    """Why one evidence entry is malformed for its file, or None."""
+    if item["file"] == CHATGPT_FILE:
+        if set(ev) != {"message_id", "quote"} or not str(ev["quote"]).strip():
+            return "ChatGPT evidence is {message_id, quote} with a non-empty quote"
+        return None
+    if not isinstance(ev.get("line"), int) or ev["line"] < 1:
+        return "evidence needs a 1-based line number"
+    if declares_no_licence(item["file"]):
+        if set(ev) != {"line", "uuid"} or not str(ev["uuid"]).strip():
+            return "a file without a licence is cited by line and uuid only, never by quote"
+        return None
+    if not set(ev) <= {"line", "uuid", "quote"} or not str(ev.get("quote", "")).strip():
+        return "evidence from a licensed file needs a non-empty quote"
+    return None
+
+
+def _evidence_record_problem(item: dict[str, Any], ev: dict[str, Any], lines: list[str]) -> str | None:
+    """Why one Claude Code evidence entry does not hold in the session's lines, or None."""
+    if ev["line"] > len(lines):
+        return f"line {ev['line']} is past the end"
+    record = json.loads(lines[ev["line"] - 1])
+    if "quote" in ev and _norm(ev["quote"]) not in _norm(" ".join(_strings(record))):
+        return f"quote not on line {ev['line']}"
+    if "uuid" in ev and record.get("uuid") != ev["uuid"]:
+        return f"uuid differs on line {ev['line']}"
+    if record.get("sessionId") != item["conversation"]:
+        return f"line {ev['line']} is another session"
+    return None
+
+
+def _copied_text(item: dict[str, Any], session_text: str) -> list[str]:
+    """Gold strings of ``item`` that occur verbatim in ``session_text`` (already normalised).
+
+    Whole strings of at least ``COPY_MIN_CHARS`` (content and keyword alternatives) and runs of
+    ``COPY_RUN_WORDS`` consecutive words of the content both count as copied.
+    """
+    strings = [item["content"], *(alt for group in item["keywords"] for alt in group)]
+    copied = [s for s in strings if len(s) >= COPY_MIN_CHARS and _norm(s) in session_text]
+    words = _norm(item["content"]).split()
+    for start in range(len(words) - COPY_RUN_WORDS + 1):
+        run = " ".join(words[start:start + COPY_RUN_WORDS])
+        if run in session_text:
+            copied.append(run)
+    return copied
+
+
+def _session_text(lines: list[str]) -> str:
+    """Every decoded string of a session, normalised as one text."""
+    return _norm(" ".join(s for line in lines if line.strip() for s in _strings(json.loads(line))))
+
+
 # -- the gold file itself ----------------------------------------------------------------
 
 
@@ -76,12 +140,8 @@ def test_every_item_has_exactly_the_documented_fields_and_valid_labels() -> None
         assert item["content"].strip() and item["content"] == item["content"].strip(), item["id"]
         assert item["evidence"], item["id"]
         for ev in item["evidence"]:
-            assert ev["quote"].strip(), item["id"]
-            if item["file"] == CHATGPT_FILE:
-                assert set(ev) == {"message_id", "quote"}, item["id"]
-            else:
-                assert isinstance(ev["line"], int) and ev["line"] >= 1, item["id"]
-                assert set(ev) <= {"line", "uuid", "quote"}, item["id"]
+            problem = _evidence_format_problem(item, ev)
+            assert problem is None, f"{item['id']}: {problem}"
 
 
 def test_kinds_of_the_vocabulary_are_all_used_and_both_tiers_occur() -> None:
@@ -98,7 +158,7 @@ def test_keyword_groups_are_few_and_every_item_matches_its_own_content() -> None
 
 
 def test_claude_code_items_use_the_repository_workspace_or_the_persona() -> None:
-    allowed = {"workspace:spotter", "workspace:alignment-hive", "workspace:gmail-automation", "persona:default"}
+    allowed = {f"workspace:{name}" for name in WORKSPACES} | {"persona:default"}
     for item in GOLD:
         assert item["namespace"] in allowed, item["id"]
         if item["file"] == CHATGPT_FILE:
@@ -121,10 +181,54 @@ def test_validators_reject_what_the_gold_must_not_contain() -> None:
         validate_namespace("project:spotter")
 
 
+def test_evidence_format_follows_the_licence_of_its_file() -> None:
+    unlicensed = {"file": NO_LICENCE_DIRS[0] + "s.jsonl"}
+    licensed = {"file": "claude_code/more/gmail-automation/s.jsonl"}
+    chatgpt = {"file": CHATGPT_FILE}
+    assert _evidence_format_problem(unlicensed, {"line": 3, "uuid": "u-3"}) is None
+    assert _evidence_format_problem(unlicensed, {"line": 3, "uuid": "u-3", "quote": "copied words"})
+    assert _evidence_format_problem(unlicensed, {"line": 3})  # the uuid is what pins the record
+    assert _evidence_format_problem(unlicensed, {"line": 0, "uuid": "u-3"})
+    assert _evidence_format_problem(licensed, {"line": 3, "uuid": "u-3", "quote": "npm test"}) is None
+    assert _evidence_format_problem(licensed, {"line": 3, "uuid": "u-3"})  # quotes stay mandatory
+    assert _evidence_format_problem(licensed, {"line": 3, "quote": " "})
+    assert _evidence_format_problem(chatgpt, {"message_id": "m", "quote": "a webshop"}) is None
+    assert _evidence_format_problem(chatgpt, {"message_id": "m"})
+    assert all(declares_no_licence(d + "x.jsonl") for d in NO_LICENCE_DIRS)
+    assert not declares_no_licence(licensed["file"]) and not declares_no_licence(CHATGPT_FILE)
+
+
+def test_evidence_records_are_checked_by_line_uuid_and_session() -> None:
+    lines = [
+        json.dumps({"uuid": "u-1", "sessionId": "s", "message": {"content": "use Lombok please"}}),
+        json.dumps({"uuid": "u-2", "sessionId": "other", "message": {"content": "hello"}}),
+    ]
+    item = {"file": NO_LICENCE_DIRS[0] + "s.jsonl", "conversation": "s"}
+    assert _evidence_record_problem(item, {"line": 1, "uuid": "u-1"}, lines) is None
+    assert "uuid differs" in str(_evidence_record_problem(item, {"line": 1, "uuid": "u-2"}, lines))
+    assert "past the end" in str(_evidence_record_problem(item, {"line": 3, "uuid": "u-3"}, lines))
+    assert "another session" in str(_evidence_record_problem(item, {"line": 2, "uuid": "u-2"}, lines))
+    assert "quote not" in str(_evidence_record_problem(item, {"line": 1, "quote": "use records"}, lines))
+
+
+def test_the_copy_guard_catches_copied_sentences_but_not_own_words() -> None:
+    session = _session_text([json.dumps({"message": {"content": (
+        "Can we configure Jackson so that null fields are simply left out of every response we send?")}})])
+    own = {"content": "The API omits null fields from its JSON (Jackson non_null).",
+           "keywords": [["null"], ["omit", "non_null"]]}
+    assert _copied_text(own, session) == []
+    whole = {"content": "so that null fields are simply left out of every response", "keywords": [["null"]]}
+    assert _copied_text(whole, session)
+    run = {"content": "Rule: null fields are simply left out of every response, always.", "keywords": [["null"]]}
+    assert _copied_text(run, session) == ["null fields are simply left out of every"]  # an 8-word run
+    keyword = {"content": "Nulls are omitted.", "keywords": [["configure jackson so that null fields are"]]}
+    assert _copied_text(keyword, session)
+
+
 # -- evidence against the dev data -------------------------------------------------------
 
 
-def test_every_claude_code_evidence_line_exists_and_holds_its_quote(eval_dev: Path) -> None:
+def test_every_claude_code_evidence_line_exists_and_holds_its_quote_or_uuid(eval_dev: Path) -> None:
     lines: dict[str, list[str]] = {}
     for item in GOLD:
         if item["file"] == CHATGPT_FILE:
@@ -133,12 +237,19 @@ def test_every_claude_code_evidence_line_exists_and_holds_its_quote(eval_dev: Pa
         assert path.is_file(), f"{item['id']}: {item['file']} does not exist"
         text = lines.setdefault(item["file"], path.read_text(encoding="utf-8").splitlines())
         for ev in item["evidence"]:
-            assert ev["line"] <= len(text), f"{item['id']}: line {ev['line']} is past the end"
-            record = json.loads(text[ev["line"] - 1])
-            assert _norm(ev["quote"]) in _norm(" ".join(_strings(record))), f"{item['id']}: quote not on line {ev['line']}"
-            if "uuid" in ev:
-                assert record.get("uuid") == ev["uuid"], f"{item['id']}: uuid differs on line {ev['line']}"
-            assert record.get("sessionId") == item["conversation"], f"{item['id']}: line {ev['line']} is another session"
+            problem = _evidence_record_problem(item, ev, text)
+            assert problem is None, f"{item['id']}: {problem}"
+
+
+def test_no_gold_text_is_copied_from_sessions_without_a_licence(eval_dev: Path) -> None:
+    files = sorted({item["file"] for item in GOLD if declares_no_licence(item["file"])})
+    assert files, "the gold should cover the sessions without a licence"
+    for file in files:
+        session = _session_text((eval_dev / file).read_text(encoding="utf-8").splitlines())
+        for item in GOLD:
+            if item["file"] == file:
+                copied = _copied_text(item, session)
+                assert not copied, f"{item['id']}: copied from {file}: {copied}"
 
 
 def test_every_chatgpt_evidence_message_exists_and_holds_its_quote(eval_dev: Path) -> None:

@@ -16,12 +16,13 @@ from madohub_memory.gui.worker import DbWorker
 
 @contextmanager
 def open_window(qtbot, db_path: Path, tmp_path: Path, clock: Clock | None = None,
-                lang: str = "en", poll: bool = False) -> Iterator[MainWindow]:
-    """A shown MainWindow over ``db_path`` with its data loaded; joins the worker after."""
+                lang: str = "en", poll: bool = False, **window_args: object) -> Iterator[MainWindow]:
+    """A shown MainWindow over ``db_path`` with its data loaded; joins the worker after.
+    ``window_args`` go to :class:`MainWindow` (``command_line_language``: as ``--lang``)."""
     install_language(lang)
     worker = DbWorker(db_path, clock)
     settings = QSettings(str(tmp_path / "qsettings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(worker, restore=False, settings=settings)
+    window = MainWindow(worker, restore=False, settings=settings, **window_args)  # type: ignore[arg-type]
     qtbot.addWidget(window)
     try:
         window.resize(1280, 800)

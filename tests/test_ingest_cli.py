@@ -79,7 +79,7 @@ def test_unknown_format_is_one_clear_sentence(db_path: Path, good: Path) -> None
     done = run(db_path, "ingest", str(good), "--format", "docx")
     assert done.returncode == 1
     assert done.stderr.strip() == (
-        "madohub-memory: Unknown format 'docx': use one of auto, claude-code, chatgpt, jsonl, locomo, longmemeval."
+        "madohub-memory: Unknown format 'docx': use one of auto, claude-code, codex, chatgpt, jsonl, locomo, longmemeval."
     )
     assert done.stdout == ""
 

@@ -299,7 +299,7 @@ def test_a_database_of_an_earlier_version_is_brought_up_to_date(pg_dsn: str, clo
     with psycopg.connect(pg_dsn, autocommit=True) as conn, conn.transaction():  # as schema 12 left it
         conn.execute(b"DROP TABLE transfer_state")
         for column in ("history.person", "memories.approved_by", "memories.edited_by", "memories.edited_at",
-                       "candidates.decided_by"):
+                       "candidates.decided_by", "jobs.counts"):
             table, name = column.split(".")
             conn.execute(f"ALTER TABLE {table} DROP COLUMN {name}".encode())
         conn.execute(b"DELETE FROM schema_migrations")
@@ -309,3 +309,5 @@ def test_a_database_of_an_earlier_version_is_brought_up_to_date(pg_dsn: str, clo
         mid = svc.review.approve(svc.review.add_manual("Use pnpm", "preference").candidate_id)
         assert svc.memories.get(mid).approved_by == "wei"
         assert "transfer_state" in svc.store.tables()
+        svc.jobs.run_now("sweep")  # m0015: what the sweep did, per action
+        assert next(j for j in svc.jobs.status() if j["name"] == "sweep")["counts"] is not None

@@ -190,7 +190,7 @@ def test_doctor_reports_the_integration(tmp_path: Path) -> None:
                               capture_output=True, text=True, env=env, timeout=240, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         checks: dict[str, Any] = {}
-        for check in json.loads(done.stdout)["integrations"]:
+        for check in json.loads(done.stdout)["integrations"]["claude-code"]:
             checks.setdefault(check["check"], []).append(check)
         return {name: found[0] if len(found) == 1 else found for name, found in checks.items()}
 

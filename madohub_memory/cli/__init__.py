@@ -25,7 +25,7 @@ COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
     "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
-    "scrub", "desktop", "backup", "doctor", "context", "history", "server", "setup",
+    "scrub", "desktop", "backup", "doctor", "context", "history", "server", "setup", "codex_notify",
 ]
 
 
@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     setup_logging()  # one log for every command: masked, warnings and errors to stderr
     try:
-        if getattr(args, "db", None) and args.command != "hook":  # the hook logs it and exits 0
+        if getattr(args, "db", None) and args.command not in ("hook", "codex-notify"):  # they log it, exit 0
             from madohub_memory.store.database import refuse_url
 
             refuse_url(args.db)

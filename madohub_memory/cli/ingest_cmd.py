@@ -19,13 +19,13 @@ _STATUS_EXIT = {"ok": 0, "partial": EXIT_PARTIAL, "failed": 1}
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "ingest", parents=[common], help="import transcripts (Claude Code, ChatGPT, JSONL) and extract candidates",
+        "ingest", parents=[common], help="import transcripts (Claude Code, Codex, ChatGPT, JSONL) and extract candidates",
         description="Import transcripts and extract candidates. Prints a JSON summary. Exit status: 0 all "
                     "imported, 3 some files or lines skipped, 1 nothing imported.",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     p.add_argument("--format", default="auto", metavar="FMT",
-                   help="auto (default), claude-code, chatgpt, jsonl, locomo or longmemeval")
+                   help="auto (default), claude-code, codex, chatgpt, jsonl, locomo or longmemeval")
     p.add_argument("--namespace", metavar="NS", help="persona:<name> or workspace:<project> for every turn")
     p.add_argument("--no-extract", action="store_true", help="store turns only; the worker extracts later")
     p.set_defaults(handler=_ingest)

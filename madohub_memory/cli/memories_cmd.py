@@ -1,4 +1,4 @@
-"""Commands on approved memory: memories, memory edit|delete|pin|unpin|deprecate|show."""
+"""Commands on approved memory: memories, memory edit|delete|pin|unpin|deprecate|restore|show."""
 
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     a = actions.add_parser("deprecate", parents=[common], help="keep it, but out of recall")
     a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
     a.set_defaults(handler=_deprecate)
+    a = actions.add_parser("restore", parents=[common], help="an archived or deprecated memory back into recall")
+    a.add_argument("id", type=store_ref, help="12, or team:12 for a memory of a mapped store")
+    a.set_defaults(handler=_restore)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -90,4 +93,11 @@ def _deprecate(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
         svc.memories.set_status(args.id, "deprecated")
     emit(args, {"memory_id": args.id, "status": "deprecated"}, f"memory {args.id} deprecated")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    with open_services(args, create=False) as svc:
+        svc.memories.restore(args.id)
+    emit(args, {"memory_id": args.id, "status": "active"}, f"memory {args.id} restored (undo with `madohub-memory undo`)")
     return 0

@@ -24,10 +24,7 @@ def _worker(args: argparse.Namespace) -> int:
             names = args.job or svc.jobs.names()
             results = [svc.jobs.run_now(name) for name in names]
             data: dict[str, Any] = {"results": results, "jobs": svc.jobs.status()}
-        text = "\n".join(
-            f"{r['name']}: {r.get('skipped') or ('error: ' + r['error'] if r['error'] else str(r['processed']) + ' processed')}"
-            for r in results
-        )
+        text = "\n".join(f"{r['name']}: {_outcome(r)}" for r in results)
         emit(args, data, text)
         return 1 if any(r["error"] for r in results) else 0
     from madohub_memory.workers import start_workers
@@ -41,3 +38,15 @@ def _worker(args: argparse.Namespace) -> int:
     finally:
         scheduler.shutdown(wait=True)
     return 0
+
+
+def _outcome(result: dict[str, Any]) -> str:
+    """One job's run in words: skipped, its error, or what it did (per action when it says)."""
+    if result.get("skipped"):
+        return str(result["skipped"])
+    if result["error"]:
+        return f"error: {result['error']}"
+    counts = {k: v for k, v in (result.get("counts") or {}).items() if v}
+    if result.get("counts") is not None:
+        return ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in counts.items()) or "nothing to change"
+    return f"{result['processed']} processed"

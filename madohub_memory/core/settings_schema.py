@@ -249,7 +249,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("decay.ttl_days", 28, _int_range(1, 3650), "Days before a transient memory is evicted."),
         Setting("decay.max_active", 0, _int_range(0, 10_000_000), "Evict lowest-weight memories above this (0 = no cap)."),
         Setting("workers.watch_paths", [], _path_list,
-                "Transcript folders the worker watches (empty = ~/.claude/projects when it exists)."),
+                "Transcript folders the worker watches (empty = ~/.claude/projects and ~/.codex/sessions, those that exist)."),
         Setting("workers.watch_enabled", True, _bool, "Watch transcript folders for new or appended lines."),
         Setting("workers.drain_interval", 30, _int_range(5, 86400), "Seconds between extraction passes."),
         Setting("workers.watch_interval", 60, _int_range(5, 86400), "Seconds between folder scans."),

@@ -40,6 +40,7 @@ from madohub_memory.core.vocab import KINDS
 from madohub_memory.gui.extraction_box import ExtractionBox
 from madohub_memory.gui.i18n import age_label, icon, kind_label
 from madohub_memory.gui.setting_labels import setting_label
+from madohub_memory.gui.sweep_report import counts_text
 from madohub_memory.gui.wheel_guard import guard_wheel
 from madohub_memory.gui.worker import DbWorker, collection_op, query_op
 from madohub_memory.gui.workspace_map_box import WorkspaceMapBox
@@ -53,9 +54,11 @@ class AdvancedTab(QWidget):
     status = Signal(str)
     open_requested = Signal(str)  # a database to open instead of this one (OpenDatabaseDialog)
 
-    def __init__(self, worker: DbWorker, parent: QWidget | None = None) -> None:
+    def __init__(self, worker: DbWorker, parent: QWidget | None = None, *,
+                 command_line_language: str | None = None) -> None:
         super().__init__(parent)
         self.worker = worker
+        self.command_line_language = command_line_language  # --lang: shown as the language in force
         self.loaded = False
         self._loading = False
         self._build()
@@ -129,7 +132,12 @@ class AdvancedTab(QWidget):
         self.language.addItem("English", "en")
         self.language.addItem("简体中文", "zh_CN")
         self.language.currentIndexChanged.connect(self._language_picked)
+        self.language_note = QLabel()  # why the box shows another language than the one saved
+        self.language_note.setObjectName("languageNote")
+        self.language_note.setWordWrap(True)
+        self.language_note.hide()
         uform.addRow(self.tr("Language"), self.language)
+        uform.addRow(self.language_note)
         self._build_desktop(uform)
 
         jobs = QGroupBox(self.tr("Background jobs"))
@@ -138,10 +146,12 @@ class AdvancedTab(QWidget):
         self.jobs.setAccessibleName(self.tr("Background jobs"))
         self.jobs.setHorizontalHeaderLabels(
             [self.tr("Job"), self.tr("Last run"), self.tr("Next run"), self.tr("Result"), self.tr("Last error")])
-        self.jobs.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = self.jobs.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)  # the result: what the run did
+        self.jobs.setWordWrap(True)
         self.jobs.verticalHeader().hide()
         self.jobs.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.jobs.setMaximumHeight(150)
         self.run_now = QPushButton(icon("run"), self.tr("&Run selected job now"))
         self.run_now.setAccessibleName(self.tr("Run selected job now"))
         self.run_now.clicked.connect(self._run_now)
@@ -258,7 +268,7 @@ class AdvancedTab(QWidget):
                 self.embedding.addItem(str(s["embedding.model"]), s["embedding.model"])
                 index = self.embedding.count() - 1
             self.embedding.setCurrentIndex(index)
-            self.language.setCurrentIndex(max(0, self.language.findData(s["ui.language"])))
+            self._show_language(str(s["ui.language"]))
             self.tray_box.setChecked(bool(s["desktop.tray"]))
             self.notify_box.setChecked(bool(s["desktop.notify"]))
             self._show_jobs(result)
@@ -266,6 +276,20 @@ class AdvancedTab(QWidget):
             self._loading = False
         self.loaded = True
         self.settings_loaded.emit(s)
+
+    def _show_language(self, saved: str) -> None:
+        """The language in force: the saved choice, or the one ``--lang`` gave this run, with
+        a line that says why the box does not show the saved choice."""
+        forced = self.command_line_language
+        shown = forced if forced else saved
+        self.language.setCurrentIndex(max(0, self.language.findData(shown)))
+        if forced and forced != saved:
+            saved_name = self.language.itemText(max(0, self.language.findData(saved)))
+            self.language_note.setText(
+                self.tr("Chosen for this run with --lang %1. Your saved choice, “%2”, applies when MadoHub "
+                        "Memory starts without --lang; picking a language here saves it.")
+                .replace("%1", forced).replace("%2", saved_name))
+        self.language_note.setVisible(bool(forced) and forced != saved)
 
     def _show_jobs(self, result: dict[str, Any]) -> None:
         rows = result["jobs"]
@@ -275,12 +299,19 @@ class AdvancedTab(QWidget):
         for r in rows:
             row = self.jobs.rowCount()
             self.jobs.insertRow(row)
-            processed = r.get("processed", r.get("counts", ""))
+            processed = r.get("processed", "")
+            if not r.get("last_run"):
+                outcome = ""
+            elif isinstance(r.get("counts"), dict):  # a job of several actions: each one counted
+                outcome = counts_text(r["counts"])
+            else:
+                outcome = self.tr("%1 processed").replace("%1", f"{processed:,}" if isinstance(processed, int)
+                                                          else str(processed))
             values = [
                 self._job_label(str(r.get("name", ""))),
                 age_label(r["last_run"]) if r.get("last_run") else "—",
                 self._when(r.get("next_run")),
-                self.tr("%1 processed").replace("%1", str(processed)) if processed != "" else "",
+                outcome,
                 r.get("last_error") or "",
             ]
             for col, value in enumerate(values):
@@ -288,13 +319,19 @@ class AdvancedTab(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, r.get("name"))
                 if col == 0 and r.get("description"):
                     item.setToolTip(str(r["description"]))
+                elif col == 3 and value:
+                    item.setToolTip(str(value))  # the whole report when the column is narrow
                 self.jobs.setItem(row, col, item)
+        self.jobs.resizeRowsToContents()
+        rows_height = sum(self.jobs.rowHeight(r) for r in range(self.jobs.rowCount()))
+        header = self.jobs.horizontalHeader()
+        self.jobs.setFixedHeight(max(header.height(), header.sizeHint().height()) + rows_height + 2 * self.jobs.frameWidth() + 2)
 
     def _job_label(self, name: str) -> str:
         labels = {
             "drain": self.tr("Extract candidates from new turns"),
             "watch": self.tr("Import new transcript lines"),
-            "sweep": self.tr("Archive stale, auto-approve"),
+            "sweep": self.tr("Sweep: archive, auto-approve, decay"),
             "backup": self.tr("Daily backup of the database"),
         }
         return labels.get(name, name)

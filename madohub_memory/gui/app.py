@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         instance.listen()
     worker = DbWorker(path)
-    window = MainWindow(worker, restore=not args.screenshot, language_fixed=bool(args.lang))
+    window = MainWindow(worker, restore=not args.screenshot, language_fixed=False, command_line_language=args.lang)
     try:
         if args.tab:
             window.select_tab(args.tab)

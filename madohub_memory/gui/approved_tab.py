@@ -3,7 +3,9 @@
 Filter by text or namespace; sort by any column, among them how often and how recently
 agents recalled a memory. Keys on the list: E edit, Ctrl+S save, P pin/unpin, Delete delete
 (Ctrl+Z brings it back), J or Enter jump to the originating turn, F2 edit a one-line memory
-in place, / filter. An unsaved edit stays on its memory as a draft when the selection moves.
+in place, Home/End the first/last memory, / filter. An unsaved edit stays on its memory as
+a draft when the selection moves. The view box switches to the archived memories, where R
+restores one (:mod:`madohub_memory.gui.archived_view`).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from madohub_memory.core.vocab import KINDS
+from madohub_memory.gui.archived_view import ArchivedViewMixin
 from madohub_memory.gui.change_list import ChangeList
 from madohub_memory.gui.i18n import age_label, ago_label, icon, kind_label, namespace_label
-from madohub_memory.gui.memory_model import COLUMNS, MemoryModel
+from madohub_memory.gui.memory_model import COLUMNS, ICON_COLUMNS, MemoryModel
 from madohub_memory.gui.pending_tab import QueueTable
 from madohub_memory.gui.undo_stack import UndoEntry
 from madohub_memory.gui.wheel_guard import guard_wheel
@@ -57,7 +60,7 @@ class InPlaceDelegate(QStyledItemDelegate):
         super().destroyEditor(editor, index)
 
 
-class ApprovedTab(QWidget):
+class ApprovedTab(ArchivedViewMixin, QWidget):
     jump_requested = Signal(str)
     status = Signal(str)
     help_requested = Signal()
@@ -93,11 +96,20 @@ class ApprovedTab(QWidget):
         self.ns_filter = QComboBox()
         self.ns_filter.setAccessibleName(self.tr("Filter by namespace"))
         self.ns_filter.addItem(self.tr("All namespaces"), None)
+        self.view_box = QComboBox()
+        self.view_box.setObjectName("memoryView")
+        self.view_box.setAccessibleName(self.tr("Show active or archived memories"))
+        self.view_box.addItem(self.tr("Active memories"), "active")
+        self.view_box.addItem(self.tr("Archived memories"), "archived")
+        self.view_box.setToolTip(self.tr("Archived memories are not recalled: the sweep archives unused and "
+                                         "expired ones. Select one and press R to restore it."))
+        self.view_box.currentIndexChanged.connect(self._view_changed)
         self.count_label = QLabel()
         self.count_label.setObjectName("filterCount")
         bar = QHBoxLayout()
         bar.addWidget(self.search, 3)
         bar.addWidget(self.ns_filter, 1)
+        bar.addWidget(self.view_box)
         bar.addWidget(self.count_label)
 
         self.table = QueueTable()
@@ -130,6 +142,7 @@ class ApprovedTab(QWidget):
         self.title.setWordWrap(True)
         self.draft_note = QLabel(self.tr("Unsaved edit kept as a draft: Ctrl+S saves it."))
         self.draft_note.setObjectName("draftNote")
+        self.draft_note.setWordWrap(True)
         self.draft_note.hide()
         self.editor = QPlainTextEdit()
         self.editor.setAccessibleName(self.tr("Memory text"))
@@ -148,8 +161,11 @@ class ApprovedTab(QWidget):
         self.pin_btn = self._button("pin", self.tr("&Pin"), "P", self.toggle_pin)
         self.delete_btn = self._button("delete", self.tr("&Delete"), "Del", self.delete)
         self.jump_btn = self._button("jump", self.tr("&Jump to turn"), "Enter", self.jump)
+        self.restore_btn = self._button("undo", self.tr("&Restore"), "R", self.restore)
+        self.restore_btn.setObjectName("restoreButton")
+        self.restore_btn.hide()  # the archived view's
         buttons = QHBoxLayout()
-        for b in (self.save_btn, self.pin_btn, self.delete_btn, self.jump_btn):
+        for b in (self.restore_btn, self.save_btn, self.pin_btn, self.delete_btn, self.jump_btn):
             buttons.addWidget(b)
         right = QWidget()
         right.setMinimumWidth(340)
@@ -177,9 +193,8 @@ class ApprovedTab(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([820, 440])
-        self.hint = QLabel(self.tr("E edit · Ctrl+S save · P pin · Del delete · Enter jump to turn · "
-                                   "F2 edit in place · / filter · Ctrl+Z undo · ? all shortcuts"))
+        splitter.setSizes([880, 400])  # the list's Memory column is what a person reads
+        self.hint = QLabel(self._hint_text())
         self.hint.setObjectName("hint")
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
@@ -202,21 +217,28 @@ class ApprovedTab(QWidget):
         metrics, bold = self.table.fontMetrics(), header.fontMetrics()
 
         def fit(key: str, samples: list[str], cap: int = 200) -> None:
+            # the cells' text with its padding, or the title with room for the sort arrow
             col = COLUMNS.index(key)
-            width = max([metrics.horizontalAdvance(t) for t in samples]
-                        + [bold.horizontalAdvance(self.model.column_title(key)) + 14])
-            header.resizeSection(col, min(cap, width + 28))
+            width = max([metrics.horizontalAdvance(t) + 20 for t in samples]
+                        + [bold.horizontalAdvance(self.model.column_title(key)) + 40])
+            header.resizeSection(col, min(cap, width))
 
         fit("kind", [kind_label(k) for k in KINDS])
         fit("namespace", ["    project-x"], 130)
-        fit("pinned", [""])
         fit("hit_count", ["9,999"])
         fit("last_hit_at", ["23 min", age_label(None), QCoreApplication.translate("Vocab", "just now")])
-        fit("auto", [""])
+        for key in ICON_COLUMNS:  # a mark per row under an icon header: the Memory column gets the width
+            header.resizeSection(COLUMNS.index(key), 44)
 
     def _set_enabled(self, on: bool) -> None:
-        for w in (self.editor, self.kind, self.save_btn, self.pin_btn, self.delete_btn, self.jump_btn):
+        archived = self.archived_shown  # read-only there: restore it to edit or pin it
+        for w in (self.editor, self.kind, self.save_btn, self.pin_btn):
+            w.setEnabled(on and not archived)
+        for w in (self.save_btn, self.pin_btn):  # the archived view's buttons: Restore, Delete, Jump
+            w.setVisible(not archived)
+        for w in (self.delete_btn, self.jump_btn):
             w.setEnabled(on)
+        self.restore_btn.setEnabled(on and archived)
 
     # -- loading -------------------------------------------------------------------------
 
@@ -240,12 +262,16 @@ class ApprovedTab(QWidget):
 
     def refresh(self) -> None:
         self.model.refresh(reset=not self.model.loaded)
-        query_op(self.worker, lambda ctx: ctx.queue.memory_namespaces(), self._namespaces_arrived)
+        self._load_namespaces()
+
+    def _load_namespaces(self) -> None:
+        status = self.model.filter.status
+        query_op(self.worker, lambda ctx: ctx.queue.memory_namespaces(status), self._namespaces_arrived)
 
     def _apply_filter(self) -> None:
         f = self.model.filter
         self.model.set_filter(MemoryFilter(text=self.search.text(), namespace=self.ns_filter.currentData(),
-                                           sort=f.sort, descending=f.descending))
+                                           sort=f.sort, descending=f.descending, status=f.status))
 
     def _namespaces_arrived(self, namespaces: list[tuple[str, int]]) -> None:
         current = self.ns_filter.currentData()
@@ -416,7 +442,7 @@ class ApprovedTab(QWidget):
     def toggle_pin(self) -> None:
         mid = self.current_id()
         row = self.model.cached(mid) if mid is not None else None
-        if mid is None or row is None:
+        if mid is None or row is None or self.archived_shown:  # restore it first
             return
         pinned = not row["pinned"]
         self._write(mid, "pin" if pinned else "unpin", lambda ctx: ctx.svc.memories.pin(mid, pinned),
@@ -426,19 +452,25 @@ class ApprovedTab(QWidget):
         mid = self.current_id()
         if mid is None:
             return
+        self._take_out(mid, "delete", lambda ctx: ctx.svc.memories.delete(mid),
+                       self.tr("Deleted memory #%1. Ctrl+Z brings it back.").replace("%1", str(mid)))
+
+    def _take_out(self, mid: int, action: str, fn: Any, done: str) -> None:
+        """A change that takes the shown memory out of this list (delete, restore): the row
+        goes and the next one is shown at once, then the worker stores it (one undo step)."""
         row = self.table.currentIndex().row()
         self._bound = None
         self.drafts.pop(mid, None)
         self.model.remove_ids([mid])
         self.select_row(row)
-        self._write(mid, "delete", lambda ctx: ctx.svc.memories.delete(mid),
-                    self.tr("Deleted memory #%1. Ctrl+Z brings it back.").replace("%1", str(mid)))
+        self._write(mid, action, fn, done)
 
     def undo_entry(self, entry: UndoEntry) -> None:
         mid = entry.memory_ids[0]
         messages = {
             "delete": self.tr("Restored memory #%1."), "edit": self.tr("Undid the edit of memory #%1."),
             "pin": self.tr("Unpinned memory #%1 again."), "unpin": self.tr("Pinned memory #%1 again."),
+            "restore": self.tr("Archived memory #%1 again."),
         }
         message = messages.get(entry.action, self.tr("Undid a change to memory #%1.")).replace("%1", str(mid))
         collection_op(self.worker, lambda ctx: ctx.svc.changelog.undo_batch(entry.batch),
@@ -478,6 +510,11 @@ class ApprovedTab(QWidget):
         if ctrl and key == Qt.Key.Key_S and obj in (self.editor, self.table):
             self.save()
             return True
+        if obj is self.table and key in (Qt.Key.Key_Home, Qt.Key.Key_End) and not mods & ~(
+                Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.KeypadModifier):
+            # the first/last memory, with or without Ctrl (Qt's Home goes to the first column)
+            self.select_row(0 if key == Qt.Key.Key_Home else self.model.rowCount() - 1)
+            return True
         if obj is self.search:
             if key in (Qt.Key.Key_Escape, Qt.Key.Key_Down, Qt.Key.Key_Return):
                 self.table.setFocus()
@@ -497,6 +534,7 @@ class ApprovedTab(QWidget):
             Qt.Key.Key_E: self.edit, Qt.Key.Key_P: self.toggle_pin,
             Qt.Key.Key_Delete: self.delete, Qt.Key.Key_J: self.jump, Qt.Key.Key_Return: self.jump,
             Qt.Key.Key_Enter: self.jump, Qt.Key.Key_Slash: lambda: self.search.setFocus(),
+            Qt.Key.Key_R: self.restore,
         }
         if key in actions:
             if self.current_id() is not None or key == Qt.Key.Key_Slash:

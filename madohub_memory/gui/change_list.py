@@ -4,7 +4,9 @@ Shown under the Approved tab's detail pane: on a shared database the person who 
 edited or pinned a memory matters as much as when. Rows come from
 ``ChangeLog.changes(memory_id=...)`` (the memory's history and that of the candidate it was
 approved from); the approval of a candidate and the creation of its memory are one step
-and are shown once.
+and are shown once. Changes the sweep made (``actor`` ``auto``: a lowered weight, an
+archive of an unused memory, an eviction of an expired one) are the sweep's, never "the
+auto-approve policy"'s, and every action is named in the interface language.
 """
 
 from __future__ import annotations
@@ -30,7 +32,11 @@ ACTIONS = {
     "undo": QT_TRANSLATE_NOOP("ChangeList", "undid a change"),
     "delete": QT_TRANSLATE_NOOP("ChangeList", "deleted"),
     "restore": QT_TRANSLATE_NOOP("ChangeList", "restored"),
+    # the sweep (services/decay.py)
+    "archive": QT_TRANSLATE_NOOP("ChangeList", "archived as unused (never recalled)"),
+    "evict": QT_TRANSLATE_NOOP("ChangeList", "archived as expired or over the limit"),
 }
+SWEEP_ACTIONS = frozenset({"decay", "archive", "evict"})  # what the actor "auto" does besides auto-approve
 
 
 def _tr(text: str) -> str:
@@ -38,11 +44,32 @@ def _tr(text: str) -> str:
 
 
 def who_label(row: dict[str, Any]) -> str:
-    """The person, as the dashboard names them: the policy is not a person; an agent acts for one."""
+    """The person, as the dashboard names them: the policy and the sweep are not persons; an
+    agent acts for one."""
     if row["actor"] == "auto":
+        if row["action"] in SWEEP_ACTIONS:
+            return QCoreApplication.translate("ChangeList", "the sweep")
         return _tr("the auto-approve policy")
     person = row.get("person") or _tr("unknown")
     return _tr("%1's agent").replace("%1", person) if row["actor"] == "agent" else person
+
+
+def action_label(row: dict[str, Any]) -> str:
+    """What a history row did, in the interface language (a weight change says to what)."""
+    if row["action"] == "decay":
+        weight = (row.get("after") or {}).get("weight")
+        before = (row.get("before") or {}).get("weight")
+        if not isinstance(weight, int | float):
+            return QCoreApplication.translate("ChangeList", "lowered its weight")
+        if isinstance(before, int | float) and weight > before:
+            said = QCoreApplication.translate("ChangeList", "raised its weight to %1")
+        else:
+            said = QCoreApplication.translate("ChangeList", "lowered its weight to %1")
+        return said.replace("%1", f"{weight:.2f}")
+    if row["action"] == "archive" and row["entity"] == "candidate":
+        return QCoreApplication.translate("ChangeList", "archived after waiting too long for review")
+    action = ACTIONS.get(row["action"])
+    return _tr(str(action)) if action else row["action"]
 
 
 def change_lines(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
@@ -52,8 +79,7 @@ def change_lines(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
     for row in rows:
         if row["entity"] == "memory" and row["action"] == "create" and row["batch"] in approved_batches:
             continue
-        action = ACTIONS.get(row["action"])
-        what = _tr(str(action)) if action else row["action"]
+        what = action_label(row)
         line = f"{ago_label(row['at'])} · {who_label(row)} · {what}"
         out.append((line, f"{row['at']} · {row['origin'] or '?'}"))
     return out
@@ -69,6 +95,10 @@ class ChangeList(QListWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the list keeps the keys; this only informs
         self.setMaximumHeight(130)
+        # a line wraps instead of hiding its end behind a scroll bar ("archived as expired or over the limit")
+        self.setWordWrap(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.memory_id: int | None = None
 
     def show_changes(self, memory_id: int | None, rows: list[dict[str, Any]]) -> None:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from madohub_memory.core.cjk import is_cjk
 from madohub_memory.core.errors import UserError
 from madohub_memory.core.text import validate_content
 from madohub_memory.core.vocab import KINDS, validate_namespace
@@ -46,18 +47,32 @@ TURN_ROLE = Qt.ItemDataRole.UserRole + 2
 LOOKING = "looking"  # show_nearest: the answer is being computed
 
 
+def _gap(removed: str, added: str) -> str:
+    """What keeps a removed run and the added run after it apart: they are drawn side by
+    side, so "for" struck out then "developing" would read "fordeveloping". A space between
+    words, a thin space between two Chinese characters (Chinese has no spaces to keep)."""
+    if not removed or not added or removed[-1].isspace() or added[0].isspace():
+        return ""
+    return "\u2009" if is_cjk(removed[-1]) and is_cjk(added[0]) else " "
+
+
 def diff_html(segments: list[Any]) -> str:
     """Word diff as rich text: removed words struck through in red, added ones in green.
-    Runs of spaces and line breaks are kept (``white-space: pre-wrap``)."""
+    Runs of spaces and line breaks are kept (``white-space: pre-wrap``), and a removed word
+    never runs into the added one after it (:func:`_gap`)."""
     parts = []
+    previous: tuple[str, str] = ("=", "")
     for op, text in segments:
         escaped = html.escape(text)
         if op == "-":
             parts.append(f"<span style='color:#b3261e;text-decoration:line-through'>{escaped}</span>")
         elif op == "+":
+            if previous[0] == "-":
+                parts.append(_gap(previous[1], text))
             parts.append(f"<span style='color:#1b6e3a;background:#e3f4e8'>{escaped}</span>")
         else:
             parts.append(escaped)
+        previous = (op, text)
     return "<span style='white-space:pre-wrap'>" + "".join(parts) + "</span>"
 
 
@@ -85,8 +100,9 @@ class DetailPane(QWidget):
         self.banner.setObjectName("flagBanner")
         self.banner.setWordWrap(True)
         self.banner.hide()
-        self.draft_note = QLabel(self.tr("Unsaved edit kept as a draft: A approves it."))
+        self.draft_note = QLabel(self.tr("Your edit is kept as a draft: A approves the edited text."))
         self.draft_note.setObjectName("draftNote")
+        self.draft_note.setWordWrap(True)  # the only sign that A stores the edited text: never cut
         self.discard_btn = QPushButton(self.tr("Discard draft"))
         self.discard_btn.setAccessibleName(self.tr("Discard draft"))
         self.discard_btn.clicked.connect(self.discard_draft)

@@ -1,8 +1,8 @@
 """The main window: Pending / Approved / Advanced (/ Decisions) tabs over one DB worker.
 
 It owns what spans the tabs: Ctrl+Z (this window's own undo stack, whatever tab made the
-step), Ctrl+Q, the "Saving N decisions…" note, and closing only once every queued
-decision is stored.
+step), Ctrl+Q, the "Saving N decisions…" note, the note that the sweep archived approved
+memories (Ctrl+Shift+A shows them), and closing only once every queued decision is stored.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from madohub_memory.gui.decisions_view import DecisionsView
 from madohub_memory.gui.i18n import icon, install_language
 from madohub_memory.gui.live_updates_note import LiveUpdatesNote
 from madohub_memory.gui.pending_tab import PendingTab
+from madohub_memory.gui.sweep_report import SHOW_ARCHIVED_KEY, SweepNote
 from madohub_memory.gui.turn_viewer import TurnViewer
 from madohub_memory.gui.welcome import ShortcutsDialog, WelcomePage
 from madohub_memory.gui.worker import DbWorker, query_op
@@ -29,11 +30,13 @@ TAB_NAMES = ("pending", "approved", "advanced", "decisions")
 
 class MainWindow(QMainWindow):
     def __init__(self, worker: DbWorker, *, restore: bool = True, settings: QSettings | None = None,
-                 language_fixed: bool = True) -> None:
+                 language_fixed: bool = True, command_line_language: str | None = None) -> None:
         super().__init__()
         self.worker = worker
         # False: follow the ui.language setting stored in the database once it is read
-        self.language_fixed = language_fixed
+        self.language_fixed = language_fixed or bool(command_line_language)
+        # --lang: in force for this run whatever is saved (the Advanced tab says so)
+        self.command_line_language = command_line_language
         self.qsettings = settings or QSettings("MadoHub", "MadoHub Memory")
         self.setObjectName("mainWindow")
         self.setWindowIcon(icon("app"))
@@ -57,6 +60,11 @@ class MainWindow(QMainWindow):
         self._saving_timer.setInterval(300)  # a decision stored within a frame never flashes it
         self._saving_timer.timeout.connect(self._show_saving)
         self._build()
+        self.sweep_note = SweepNote(worker, self.qsettings)
+        self.sweep_note.show_requested.connect(self.show_archived)
+        self.statusBar().insertPermanentWidget(0, self.sweep_note)
+        show_archived = QShortcut(QKeySequence(SHOW_ARCHIVED_KEY), self)
+        show_archived.activated.connect(self.show_archived)
         for number in range(1, 5):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{number}"), self)
             shortcut.activated.connect(lambda n=number: self._go_tab(n - 1))
@@ -86,7 +94,7 @@ class MainWindow(QMainWindow):
         self.pending_stack.addWidget(self.pending)
         self.pending_stack.addWidget(self.welcome)
         self.approved = ApprovedTab(self.worker)
-        self.advanced = AdvancedTab(self.worker)
+        self.advanced = AdvancedTab(self.worker, command_line_language=self.command_line_language)
         self.tabs.addTab(self.pending_stack, icon("inbox"), self.tr("Pending"))
         self.tabs.addTab(self.approved, icon("memory"), self.tr("Approved"))
         self.tabs.addTab(self.advanced, icon("settings"), self.tr("Advanced"))
@@ -129,6 +137,7 @@ class MainWindow(QMainWindow):
 
         install_language(resolve_language(lang))
         self.qsettings.setValue("ui/language", lang)
+        self.command_line_language = None  # a language picked now replaces --lang
         index = self.tabs.currentIndex()
         old = self.tabs
         old_pending = self.pending
@@ -140,6 +149,7 @@ class MainWindow(QMainWindow):
         self.pending.model.drafts.update(drafts)
         old.deleteLater()
         self.tabs.setCurrentIndex(index)
+        self.sweep_note.refresh()  # worded again in the new language
         if self.totals is not None:
             self._show_welcome_if_empty(self.totals)
 
@@ -211,6 +221,14 @@ class MainWindow(QMainWindow):
             self.approved.undo_entry(entry)
         else:
             self.pending.undo_entry(entry)
+
+    def show_archived(self) -> None:
+        """The Approved tab's archived memories, newest first: what the sweep took out of the
+        list (the status-bar note's link and Ctrl+Shift+A); the note has been read."""
+        self.sweep_note.dismiss()
+        self.tabs.setCurrentIndex(TAB_NAMES.index("approved"))
+        self.approved.show_status("archived")
+        self.approved.table.setFocus()
 
     def open_turn(self, turn_id: str) -> None:
         if self.turn_viewer is not None:

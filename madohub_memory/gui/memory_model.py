@@ -41,8 +41,11 @@ def one_line(content: str) -> bool:
     return "\n" not in content and len(content) <= 200
 
 
+ICON_COLUMNS = {"pinned": "pin", "auto": "auto"}  # a mark per row: an icon for a header, the title as tooltip
+
+
 class MemoryModel(LazyIdModel):
-    """Active memories for the current :class:`MemoryFilter`."""
+    """Active (or archived) memories for the current :class:`MemoryFilter`."""
 
     COLUMNS = COLUMNS
     edited_in_place = Signal(int, str)  # memory id, new text
@@ -60,17 +63,30 @@ class MemoryModel(LazyIdModel):
         return dict(ctx.queue.memory_rows(ids))
 
     def fetch_total(self, ctx: Any) -> int:
-        return int(ctx.queue.memory_count())
+        return int(ctx.queue.memory_count(self.filter.status))
 
     def column_title(self, key: str) -> str:
         return column_title(key)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """The pinned and auto-approved columns hold a mark: an icon header, its name as a
+        tooltip, so their width goes to the Memory column."""
+        key = COLUMNS[section] if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS) else None
+        if key in ICON_COLUMNS:
+            if role == Qt.ItemDataRole.DecorationRole:
+                return cached_icon(ICON_COLUMNS[key])
+            if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
+                return column_title(key)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return None
+        return super().headerData(section, orientation, role)
 
     def sorted_filter(self, key: str, descending: bool) -> MemoryFilter:
         return MemoryFilter(**{**self.filter.__dict__, "sort": key, "descending": descending})
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         base = super().flags(index)
-        if index.isValid() and self.COLUMNS[index.column()] == "content":
+        if index.isValid() and self.COLUMNS[index.column()] == "content" and self.filter.status == "active":
             row = self.cached(self.id_at(index.row()) or 0)
             if row is not None and one_line(row["content"]):
                 return base | Qt.ItemFlag.ItemIsEditable

@@ -28,6 +28,8 @@ SECTIONS = (
         ("P", QT_TRANSLATE_NOOP("ShortcutsDialog", "Pin or unpin")),
         ("Delete", QT_TRANSLATE_NOOP("ShortcutsDialog", "Delete (Ctrl+Z brings it back)")),
         ("J / Enter", QT_TRANSLATE_NOOP("ShortcutsDialog", "Jump to the originating turn")),
+        ("Home / End", QT_TRANSLATE_NOOP("ShortcutsDialog", "First / last memory")),
+        ("R", QT_TRANSLATE_NOOP("ShortcutsDialog", "Archived memories: restore the memory (Ctrl+Z archives it again)")),
         ("/", QT_TRANSLATE_NOOP("ShortcutsDialog", "Focus the filter")),
     )),
     (QT_TRANSLATE_NOOP("ShortcutsDialog", "Advanced"), (
@@ -38,6 +40,7 @@ SECTIONS = (
         ("Ctrl+Z", QT_TRANSLATE_NOOP("ShortcutsDialog",
                                      "Undo this window's last decision or edit (repeat for older ones; never a setting)")),
         ("Ctrl+1 / 2 / 3 / 4", QT_TRANSLATE_NOOP("ShortcutsDialog", "Pending / Approved / Advanced / Decisions tab")),
+        ("Ctrl+Shift+A", QT_TRANSLATE_NOOP("ShortcutsDialog", "Show the archived memories (what the sweep archived first)")),
         ("? / F1", QT_TRANSLATE_NOOP("ShortcutsDialog", "This list")),
         ("Esc", QT_TRANSLATE_NOOP("ShortcutsDialog", "Close a dialog or the turn viewer")),
         ("Ctrl+Q", QT_TRANSLATE_NOOP("ShortcutsDialog", "Quit (after every decision is saved)")),

@@ -9,7 +9,9 @@ the shown candidate. Only when the shown row has not been fetched yet (a jump fa
 list) do keys that need its text wait, queued in order, until the row arrives.
 
 Keys on the table: A approve (with the pane's edits), X or Delete reject, E edit, Enter or
-Shift+J jump to the originating turn, Space skip, J/K or arrows move, / filter, ? help.
+Shift+J jump to the originating turn, Space skip, J/K or arrows move, Home/End (with or
+without Ctrl) the first/last candidate, PgUp/PgDn a page, / filter, ? help. Every move is
+an intent like a decision, so it lands in order and the row it reaches is selected.
 Letters with no meaning do nothing (the table's type-ahead search is off). Ctrl+Z is the
 window's: it takes back this window's newest step (:mod:`madohub_memory.gui.undo_stack`).
 """
@@ -240,6 +242,19 @@ class TriageMixin:
 
         self._key(intent)
 
+    def move_to(self: PendingTab, where: str) -> None:
+        """``first``, ``last``, ``page_up`` or ``page_down``: the row becomes current *and*
+        selected (Qt's own Ctrl+End moves the current row without selecting it)."""
+        def intent() -> bool:
+            index = self.table.currentIndex()
+            row = index.row() if index.isValid() else 0
+            page = max(1, self.table.viewport().height() // self.table.verticalHeader().defaultSectionSize() - 1)
+            targets = {"first": 0, "last": self.model.rowCount() - 1, "page_up": row - page, "page_down": row + page}
+            self.select_row(targets[where])
+            return True
+
+        self._key(intent)
+
     def edit(self: PendingTab) -> None:
         def intent() -> bool:
             if self.detail.candidate_id is None:
@@ -287,6 +302,11 @@ class TriageMixin:
         if key == Qt.Key.Key_Z and mods == Qt.KeyboardModifier.ControlModifier:
             self.undo()
             return True
+        moves: dict[Any, str] = {Qt.Key.Key_Home: "first", Qt.Key.Key_End: "last", Qt.Key.Key_PageUp: "page_up",
+                                 Qt.Key.Key_PageDown: "page_down"}
+        if key in moves and (plain or mods == Qt.KeyboardModifier.ControlModifier):
+            self.move_to(moves[key])
+            return True
         if not (plain or shift):
             return False  # Ctrl/Alt combinations are the window's shortcuts
         if key == Qt.Key.Key_J:
@@ -311,7 +331,7 @@ class TriageMixin:
             plain_actions[key]()
             return True
         # A letter with no meaning does nothing (no type-ahead jump); Shift+arrows extend the
-        # selection and Home/End/PgUp/PgDn move, as in any table.
+        # selection, as in any table.
         return bool(event.text() and event.text().isprintable())
 
     def _editor_key(self: PendingTab, event: QKeyEvent) -> bool:

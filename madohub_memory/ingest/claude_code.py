@@ -26,8 +26,8 @@ import re
 from typing import Any
 
 from madohub_memory.core.text import clean_text
-from madohub_memory.ingest.lines import iter_json_lines
-from madohub_memory.ingest.model import LineError, ParsedConversation, ParsedTurn, ReadResult
+from madohub_memory.ingest.lines import read_records
+from madohub_memory.ingest.model import ParsedConversation, ParsedTurn, ReadResult
 from madohub_memory.ingest.workspace import workspace_namespace
 
 FORMAT = "claude-code"
@@ -311,20 +311,8 @@ def read_claude_code(
     """Read a session file from ``start_offset`` (the end of the previous read); ``workspace_map``
     is the user's folder -> project mapping (setting ``workspace.map``)."""
     reader = _SessionReader(path, state, workspace_map)
-    result = ReadResult(path=path, format=FORMAT, end_offset=start_offset, end_line=start_line)
-    for line in iter_json_lines(path, start_offset, start_line):
-        result.lines_read += 1
-        if line.error is not None:
-            result.errors.append(LineError(path, line.number, line.error))
-        elif not isinstance(line.value, dict):
-            result.errors.append(LineError(path, line.number, "not a JSON object"))
-        else:
-            try:
-                reader.record(line.value, line.number)
-            except Exception as exc:  # one malformed record costs its line, never the file
-                result.errors.append(LineError(path, line.number, f"unreadable record ({exc})"))
-        if line.end != result.end_offset:
-            result.end_offset, result.end_line = line.end, line.number
+    result = ReadResult(path=path, format=FORMAT)
+    read_records(result, start_offset, start_line, reader.record)
     if reader.conv is not None:
         result.conversations.append(reader.conv)
         result.state = {"segment": reader.segment, "conversation_id": reader.conv.id,

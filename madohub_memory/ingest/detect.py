@@ -1,7 +1,7 @@
 """Finding transcript files under the given paths and telling their format apart.
 
 ``.json`` files are whole documents (ChatGPT export, LoCoMo, LongMemEval); other files are
-sniffed line by line (Claude Code envelope, or plain ``{role, content}``). A file that
+sniffed line by line (Claude Code envelope, Codex rollout, or plain ``{role, content}``). A file that
 cannot be read as any of them is a per-file error, never a crash.
 """
 
@@ -16,19 +16,21 @@ from typing import Any
 from madohub_memory.core.errors import UserError
 from madohub_memory.ingest import benchmarks, chatgpt
 from madohub_memory.ingest.claude_code import looks_like_claude_code, read_claude_code
+from madohub_memory.ingest.codex import looks_like_codex, read_codex
 from madohub_memory.ingest.jsonl import looks_like_plain, read_plain_jsonl
 from madohub_memory.ingest.lines import first_json_char, peek_json_lines
 from madohub_memory.ingest.model import LineError, ReadResult
-from madohub_memory.ingest.sanitize import MAX_DEPTH, Rejected, clean_document, needs_walk
+from madohub_memory.ingest.sanitize import MAX_DEPTH, Rejected, parse_document
 
-FORMATS = ("auto", "claude-code", "chatgpt", "jsonl", "locomo", "longmemeval")
-LINE_FORMATS = ("claude-code", "jsonl")  # formats read incrementally from a byte offset
+FORMATS = ("auto", "claude-code", "codex", "chatgpt", "jsonl", "locomo", "longmemeval")
+LINE_FORMATS = ("claude-code", "codex", "jsonl")  # formats read incrementally from a byte offset
 _SUFFIXES = (".jsonl", ".json", ".ndjson")
 
 
 def validate_format(name: str) -> str:
     value = (name or "auto").strip().lower().replace("_", "-")
-    aliases = {"claude": "claude-code", "claudecode": "claude-code", "lme": "longmemeval"}
+    aliases = {"claude": "claude-code", "claudecode": "claude-code", "lme": "longmemeval", "codex-cli": "codex",
+               "openai-codex": "codex"}
     value = aliases.get(value, value)
     if value not in FORMATS:
         raise UserError(
@@ -85,19 +87,13 @@ def _load_json(path: str) -> Any:
     try:
         with open(path, encoding="utf-8-sig") as handle:
             text = handle.read()
-        data = json.loads(text)
+        return parse_document(text)  # a field nested too deep is dropped, the rest kept
     except UnicodeDecodeError as exc:
         raise UserError("not valid UTF-8 (byte {start})", start=exc.start) from None
     except json.JSONDecodeError as exc:
         raise UserError("not valid JSON at line {lineno} ({msg})", lineno=exc.lineno, msg=exc.msg) from None
-    except RecursionError:
+    except RecursionError:  # not reached (parse_document cuts what is too deep): a guard
         raise UserError("JSON nested more than {depth} levels deep", depth=MAX_DEPTH) from None
-    if not needs_walk(text):
-        return data
-    try:
-        return clean_document(data)
-    except ValueError as exc:
-        raise UserError("JSON {reason}", reason=exc) from None
 
 
 def detect_format(path: str) -> str:
@@ -113,11 +109,14 @@ def detect_format(path: str) -> str:
     records = [r for r in peek_json_lines(path) if isinstance(r, dict) and isinstance(r.get("type", ""), str)]
     if looks_like_claude_code(records):
         return "claude-code"
+    if looks_like_codex(records):
+        return "codex"
     if looks_like_plain(records):
         return "jsonl"
     if first == "{" and not records:
         raise UserError("no line is a valid JSON object")
-    raise UserError("not a known transcript format (Claude Code session, ChatGPT export or {role, content} JSONL)")
+    raise UserError("not a known transcript format (Claude Code session, Codex rollout, ChatGPT export or "
+                    "{role, content} JSONL)")
 
 
 def _usable(data: Any) -> Any:
@@ -148,6 +147,8 @@ def read_file(
             raise UserError("contains a JSON array, but JSONL (one JSON object per line) was expected")
         if fmt == "claude-code":
             return read_claude_code(path, start_offset, start_line, state, workspace_map)
+        if fmt == "codex":
+            return read_codex(path, start_offset, start_line, state, workspace_map)
         return read_plain_jsonl(path, start_offset, start_line, state)
     data = _load_json(path)
     parse = {"chatgpt": chatgpt.parse_chatgpt, "locomo": benchmarks.parse_locomo,

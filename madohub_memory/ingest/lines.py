@@ -10,13 +10,15 @@ ever being held in memory whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from madohub_memory.ingest.sanitize import MAX_DEPTH, clean_value, needs_walk
+from madohub_memory.ingest.model import LineError, ReadResult
+from madohub_memory.ingest.sanitize import MAX_DEPTH, parse_json
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
+INCOMPLETE_LINE = "incomplete last line"
 _CHUNK = 1024 * 1024
 
 
@@ -67,13 +69,11 @@ def iter_json_lines(path: str, start_offset: int = 0, start_line: int = 0) -> It
                 yield JsonLine(number, None, f"not valid UTF-8 (byte {exc.start})", offset)
                 continue
             try:
-                value = json.loads(text)
-                if needs_walk(stripped):
-                    value = clean_value(value)
+                value = parse_json(text)  # a field nested too deep is dropped, the line kept
             except json.JSONDecodeError as exc:
                 if not complete:
                     # A half-written last line: report it but do not move past it.
-                    yield JsonLine(number, None, "incomplete last line (no newline, not valid JSON)", offset)
+                    yield JsonLine(number, None, f"{INCOMPLETE_LINE} (no newline, not valid JSON)", offset)
                     return
                 offset += len(raw)
                 yield JsonLine(number, None, f"not valid JSON ({exc.msg})", offset)
@@ -108,3 +108,25 @@ def peek_json_lines(path: str, limit: int = 20) -> list[Any]:
         if len(found) >= limit or line.number >= limit * 3:
             break
     return found
+
+
+def read_records(result: ReadResult, start_offset: int, start_line: int,
+                 record: Callable[[dict[str, Any], int], None]) -> None:
+    """Feed every JSON-object line of ``result.path`` after ``start_offset`` to ``record``
+    (value, line number), collecting per-line errors and where the next read starts. A
+    malformed record costs its line, never the file."""
+    path = result.path
+    result.end_offset, result.end_line = start_offset, start_line
+    for line in iter_json_lines(path, start_offset, start_line):
+        result.lines_read += 1
+        if line.error is not None:
+            result.errors.append(LineError(path, line.number, line.error))
+        elif not isinstance(line.value, dict):
+            result.errors.append(LineError(path, line.number, "not a JSON object"))
+        else:
+            try:
+                record(line.value, line.number)
+            except Exception as exc:
+                result.errors.append(LineError(path, line.number, f"unreadable record ({exc})"))
+        if line.end != result.end_offset:
+            result.end_offset, result.end_line = line.end, line.number

@@ -7,14 +7,18 @@ never the file, the hook or the watch job:
 
 * a lone surrogate escape (``"\\ud83d"``, a string cut mid-emoji) becomes U+FFFD;
 * an integer beyond 64 bits becomes its decimal text, ``Infinity``/``NaN`` become null;
-* nesting deeper than :data:`MAX_DEPTH` rejects the line (Python's parser and encoder
-  recurse; a thousand ``[`` would end in ``RecursionError``).
+* a value nested deeper than :data:`MAX_DEPTH` is dropped, and the rest of its line kept: a
+  message that carries an irrelevant field nested 5,000 deep is still a message. Python's
+  parser and encoder recurse (a thousand ``[`` end in ``RecursionError``), so such a text
+  is first cut without recursion (:func:`parse_json`), then walked (:func:`clean_parsed`).
 
 The walk is skipped for the usual line, where cheap byte counts show none of these can occur.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,18 +37,92 @@ class Rejected:
     reason: str
 
 
+# What a value nested too deep is replaced by in the text before it is parsed; the walk then
+# drops the field (or list item) that holds it. The NUL makes it text no transcript holds.
+_DROPPED = "\x00madohub:nested-too-deep"
+_DROPPED_JSON = json.dumps(_DROPPED)
+# A JSON string (escapes included) or one bracket: strings are skipped whole, so a bracket
+# inside text is never counted.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def cut_deep(text: str, max_depth: int) -> str:
+    """``text`` with every array or object that opens ``max_depth`` levels deep replaced by
+    :data:`_DROPPED` (a scan without recursion; unbalanced text is left to the parser)."""
+    pieces: list[str] = []
+    depth = 0
+    kept_until = 0
+    cut_from: int | None = None
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            if depth == max_depth and cut_from is None:
+                cut_from = match.start()
+            depth += 1
+        elif token in "]}":
+            depth -= 1
+            if depth == max_depth and cut_from is not None:
+                pieces += [text[kept_until:cut_from], _DROPPED_JSON]
+                kept_until, cut_from = match.end(), None
+    pieces.append(text[kept_until:])
+    return "".join(pieces)
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads`` for text written by other programs: never a ``RecursionError``; a
+    value nested deeper than :data:`MAX_DEPTH` is dropped, the rest kept and cleaned
+    (``json.JSONDecodeError`` or ``ValueError`` for what cannot be read at all)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        value = json.loads(cut_deep(text, MAX_DEPTH))
+    return clean_parsed(value) if needs_walk(text) else value
+
+
+def parse_document(text: str) -> Any:
+    """:func:`parse_json` for a whole-document file (:func:`clean_document` per element)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        value = json.loads(cut_deep(text, MAX_DEPTH))
+    return clean_document(value) if needs_walk(text) else value
+
+
+def clean_parsed(value: Any, max_depth: int = MAX_DEPTH) -> Any:
+    """:func:`clean_value`, except that a value nested deeper than ``max_depth`` (or cut
+    before parsing) is dropped with the field that holds it: the outermost object member or
+    list item whose whole content was that nesting (``{"x": {"y": [[[…]]]}}`` loses ``x``;
+    ``None`` when nothing else is left)."""
+    cleaned = _drop_deep(value, 0, max_depth)
+    return None if cleaned is _GONE else cleaned
+
+
+_GONE = object()
+
+
+def _drop_deep(value: Any, depth: int, max_depth: int) -> Any:
+    if isinstance(value, dict | list):
+        if depth >= max_depth:
+            return _GONE
+        if isinstance(value, dict):
+            members = {clean_value(str(k)): _drop_deep(v, depth + 1, max_depth) for k, v in value.items()}
+            kept: Any = {k: v for k, v in members.items() if v is not _GONE}
+        else:
+            items = [_drop_deep(v, depth + 1, max_depth) for v in value]
+            kept = [v for v in items if v is not _GONE]
+        # a container that held only dropped values goes with them (a field is dropped whole)
+        return _GONE if value and not kept else kept
+    if value == _DROPPED:
+        return _GONE
+    return clean_value(value)
+
+
 def clean_document(data: Any) -> Any:
     """A whole-document file (ChatGPT export, LoCoMo, LongMemEval): each top-level element is
-    cleaned on its own, and one that cannot be becomes :class:`Rejected`."""
+    cleaned on its own; a field nested too deep is dropped from it, the element kept."""
     if not isinstance(data, list):
-        return clean_value(data)
-    out: list[Any] = []
-    for item in data:
-        try:
-            out.append(clean_value(item, MAX_DEPTH - 1))
-        except ValueError as exc:
-            out.append(Rejected(str(exc)))
-    return out
+        return clean_parsed(data)
+    return [clean_parsed(item, MAX_DEPTH - 1) for item in data]
 
 
 def _text_or_none(value: Any) -> str | None:
@@ -95,4 +173,5 @@ def check_result(result: ReadResult) -> list[LineError]:
     return errors
 
 
-__all__ = ["MAX_DEPTH", "Rejected", "check_result", "clean_document", "clean_value", "needs_walk"]
+__all__ = ["MAX_DEPTH", "Rejected", "check_result", "clean_document", "clean_parsed", "clean_value", "needs_walk",
+           "parse_document", "parse_json"]

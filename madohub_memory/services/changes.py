@@ -188,7 +188,7 @@ class ChangeLog:
         with store.transaction():
             rows = history.undoable_batch_rows(store, batch, self.svc.origin)
             if not rows:
-                raise NotFoundError("Nothing to undo.")
+                raise NotFoundError("That step is no longer there to undo (it was undone already, or never stored).")
             return self._undo_rows(rows, batch)
 
     def _undo_rows(self, rows: list[dict[str, Any]], batch: str) -> list[dict[str, Any]]:
@@ -216,13 +216,13 @@ class ChangeLog:
                 status = current["status"] if "status" in changed else None
                 if entity == "candidate":
                     raise ConflictError(
-                        "Cannot undo: Candidate {entity_id} has changed since (it is now {status})." if status
-                        else "Cannot undo: Candidate {entity_id} has changed since.",
+                        "Candidate {entity_id} has changed since (it is now {status})." if status
+                        else "Candidate {entity_id} has changed since.",
                         entity_id=entity_id, status=status,
                     )
                 raise ConflictError(
-                    "Cannot undo: Memory {entity_id} has changed since (it is now {status})." if status
-                    else "Cannot undo: Memory {entity_id} has changed since.",
+                    "Memory {entity_id} has changed since (it is now {status})." if status
+                    else "Memory {entity_id} has changed since.",
                     entity_id=entity_id, status=status,
                 )
 

@@ -265,7 +265,7 @@ def register_mcp(project: str | None, db: str | None) -> dict[str, Any]:
     config_files.check_writable(path)
     new = copy.deepcopy(config)
     new.setdefault("mcpServers", {})[MCP_NAME] = wanted
-    saved = config_files.backup(path)
+    saved = config_files.backup(config_files.real_file(path))
     config_files.write_file(path, config_files.dump_json(new))
     return {**report, "status": status, "how": "file", "backup": str(saved) if saved else None,
             "command": shlex.join([wanted["command"], *wanted["args"]])}
@@ -302,7 +302,7 @@ def _write_back(path: Path, new: dict[str, Any]) -> dict[str, Any]:
     config_files.check_writable(path)
     original = config_files.original_bytes(path, new)
     had_backups = bool(config_files.backups(path))
-    saved = config_files.backup(path)
+    saved = config_files.backup(config_files.real_file(path))
     if original is not None:
         config_files.write_file(path, original)
         return {"backup": str(saved) if saved else None, "restored": True}
@@ -324,7 +324,7 @@ def install(project: str | None = None, db: str | None = None) -> dict[str, Any]
     report: dict[str, Any] = {"settings": str(path), "hook_command": command, "changes": changes, "backup": None}
     if changes:
         config_files.check_writable(path)
-        saved = config_files.backup(path)
+        saved = config_files.backup(config_files.real_file(path))
         report["backup"] = str(saved) if saved else None
         config_files.write_file(path, config_files.dump_json(new))
     report["mcp"] = _mcp_step(register_mcp, project, db)

@@ -8,6 +8,9 @@ are core: never demoted or evicted automatically):
 * never hit and older than ``archive_days`` (90): archived;
 * transient kinds (``transient_kinds``, default ``event``): weight follows a power law
   ``(1 + age_days) ** -0.5`` and at ``ttl_days`` (28) they are evicted (archived);
+* a memory's age for these two rules counts from its last change by a person or a new
+  sighting (``updated_at``), not only from its creation: a memory a person restored from
+  the archive is not archived again by the next pass.
 * above ``max_active`` (0 = no cap) the lowest-weight memories are evicted first.
 
 Evictions happen lowest weight first. Every change is one history row (actor ``auto``)
@@ -81,7 +84,8 @@ class DecayService:
                 if row["pinned"]:
                     survivors.append(row)
                     continue
-                age = _days(now, row["created_at"])
+                # counted from the last change by a person (a restore, an edit) or a new sighting
+                age = _days(now, max(row["created_at"], row["updated_at"] or ""))
                 last_use = max(row["updated_at"], row["last_hit_at"] or "")
                 if row["kind"] in transient:
                     if age >= ttl_days:

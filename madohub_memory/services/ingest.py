@@ -21,9 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from madohub_memory.core.clock import to_iso
 from madohub_memory.core.errors import MappedStoreError, StorageError, UserError
+from madohub_memory.core.text import fingerprint
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
+from madohub_memory.ingest.codex import session_from_name
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
+from madohub_memory.ingest.lines import INCOMPLETE_LINE
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import build_passes
 from madohub_memory.ingest.sanitize import check_result
@@ -31,6 +34,7 @@ from madohub_memory.services import compaction_readback
 from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
 from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding
+from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
 from madohub_memory.store.redaction import redact_text
@@ -52,6 +56,7 @@ CLAIM_STALE = timedelta(minutes=10)  # only for claims of another host (liveness
 _HEAD_BYTES = 4096
 WRITE_CHUNK = 500  # turns per write transaction: the lock is never held for a whole big file
 OUTCOMES = ("new", "seen_again", "suppressed", "reinforced")
+_LIVE_FORMATS = ("codex",)  # session files written while the agent runs: a half line is normal
 Progress = Callable[[dict[str, Any]], None]
 
 
@@ -202,6 +207,11 @@ class IngestService:
             problem = regular_file_error(path)
             if problem is not None:
                 raise problem
+            if fmt in ("auto", "codex") and session_from_name(path) and not _mentions(path, b"\n"):
+                # Codex creates the rollout, then writes its first line: a session just started
+                summary["warnings"].append({"file": path, "message": "Codex session file still being written "
+                                            "(no complete line yet); skipped, it is read once it has lines"})
+                return report
             file_fmt = detect_format(path) if fmt == "auto" else fmt
             report["format"] = file_fmt
             result, known_before, start_offset = self._read(path, file_fmt)
@@ -216,8 +226,10 @@ class IngestService:
         except Exception as exc:  # a reader bug must cost this file only, never the others
             log.exception("could not import %s", path)
             return self._file_failed(report, summary, f"internal error while reading it ({type(exc).__name__}: {exc})")
+        if file_fmt in _LIVE_FORMATS:
+            self._live_tail_warning(result, summary)
         line_errors = [e.to_dict() for e in result.errors]
-        if not resumed and not line_errors and not (new + known) and file_fmt != "claude-code":
+        if not resumed and not line_errors and not (new + known) and file_fmt not in ("claude-code", "codex"):
             line_errors.append({"file": path, "line": None,
                                 "message": f"no conversation turns found: is it really a {file_fmt} file?"})
         summary["errors"].extend(line_errors)
@@ -232,6 +244,16 @@ class IngestService:
         if file_fmt == "claude-code":
             summary["decisions"] += self._capture_decisions(path, summary, since=start_offset)
         return report
+
+    @staticmethod
+    def _live_tail_warning(result: ReadResult, summary: dict[str, Any]) -> None:
+        """A last line without its newline in a session file is, nearly always, one the agent is
+        still writing: a warning (it is read again on the next import), not a failed import."""
+        for tail in [e for e in result.errors if e.message.startswith(INCOMPLETE_LINE)]:
+            result.errors.remove(tail)
+            summary["warnings"].append({"file": tail.file, "line": tail.line, "message": (
+                "the last line is incomplete (a session still being written, or cut off); it is read again "
+                "on the next import")})
 
     @staticmethod
     def _file_failed(report: dict[str, Any], summary: dict[str, Any], message: str) -> dict[str, Any]:
@@ -341,6 +363,7 @@ class IngestService:
                         seq += 1
                     ingest_rows.insert_turns(store, fresh)
                     new += len(fresh)
+                    self._link_remembered(fresh)
         segment = int(state.get("segment", 0))
         if start_offset and result.end_offset == start_offset and not result.conversations:
             return conv_ids, 0, known_before
@@ -357,6 +380,18 @@ class IngestService:
                     "turns": known_before + new, "state": state, "updated_at": self.svc.clock.now_iso(),
                 })
         return conv_ids, new, known + known_before
+
+    def _link_remembered(self, turns: list[dict[str, Any]]) -> None:
+        """An agent's ``remember`` call (over MCP) queued a candidate without knowing its turn;
+        the transcript read now shows the call: it becomes the candidate's originating turn, so
+        the reviewer can jump to it. Only when the candidate still says what the call said."""
+        for turn in turns:
+            link = turn["meta"].get("remembered") if isinstance(turn.get("meta"), dict) else None
+            if not isinstance(link, dict):
+                continue
+            row = candidate_rows.get_row(self.svc.store, int(link.get("candidate_id") or 0))
+            if row is not None and fingerprint(str(row["content"])) == link.get("fingerprint"):
+                candidate_rows.link_remember_sighting(self.svc.store, int(row["id"]), str(link["turn_id"]))
 
     def _capture_decisions(self, path: str, summary: dict[str, Any], since: int = 0) -> int:
         """Record the answered ``AskUserQuestion`` calls of a Claude Code file. Only when the

@@ -1,4 +1,5 @@
-"""What each background job does, given an open ``Services``; returns how many items it processed.
+"""What each background job does, given an open ``Services``; returns how many items it
+processed, or, for a job that does several things (the sweep), how many per action.
 
 The jobs are use cases like any other (the dashboard's "run now", ``madohub-memory sweep``
 and the scheduler all run them through :class:`~madohub_memory.services.jobs.JobsService`);
@@ -24,7 +25,7 @@ DEFAULT_WATCH = "~/.claude/projects"
 @dataclass(frozen=True)
 class JobSpec:
     name: str
-    run: Callable[[Services], int]
+    run: Callable[[Services], int | dict[str, int]]
     interval_setting: str
     description: str
 
@@ -35,11 +36,15 @@ def drain(svc: Services) -> int:
 
 
 def watch_folders(svc: Services) -> list[str]:
+    """The folders set in ``workers.watch_paths``, else those of the agents used here: Claude
+    Code's projects and Codex's sessions (``$CODEX_HOME/sessions``) when they exist."""
     configured = list(svc.settings.get("workers.watch_paths") or [])
     if configured:
         return [os.path.expanduser(p) for p in configured]
-    default = os.path.expanduser(DEFAULT_WATCH)
-    return [default] if os.path.isdir(default) else []
+    from madohub_memory.services.codex_sessions import default_sessions_folder
+
+    defaults = [os.path.expanduser(DEFAULT_WATCH), str(default_sessions_folder())]
+    return [folder for folder in defaults if os.path.isdir(folder)]
 
 
 def changed_files(svc: Services) -> list[str]:
@@ -76,11 +81,12 @@ def watch(svc: Services) -> int:
     return int(summary["turns"]["new"])
 
 
-def sweep(svc: Services) -> int:
-    """Archive stale pending candidates and run auto-approve (when enabled)."""
-    report = svc.sweep.run()
-    return sum(len(v) if isinstance(v, list) else int(v or 0)
-               for k, v in report.items() if k in ("archived", "auto_approved"))
+def sweep(svc: Services) -> dict[str, int]:
+    """Archive stale pending candidates, run auto-approve (when enabled), decay approved
+    memory and decision memory (once a day): how many each of them touched."""
+    from madohub_memory.services.sweep import sweep_counts
+
+    return sweep_counts(svc.sweep.run())
 
 
 def backup(svc: Services) -> int:
@@ -93,7 +99,8 @@ JOBS: dict[str, JobSpec] = {
     for spec in [
         JobSpec("drain", drain, "workers.drain_interval", "extract candidates from new turns"),
         JobSpec("watch", watch, "workers.watch_interval", "import appended lines of watched transcripts"),
-        JobSpec("sweep", sweep, "workers.sweep_interval", "archive stale candidates, auto-approve"),
+        JobSpec("sweep", sweep, "workers.sweep_interval",
+                "archive stale candidates, auto-approve, decay and archive unused memories"),
         JobSpec("backup", backup, "workers.backup_interval", "daily backup of the database, keeping backup.keep"),
     ]
 }

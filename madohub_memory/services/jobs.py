@@ -35,7 +35,8 @@ class JobsService:
         return list(JOBS)
 
     def status(self) -> list[dict[str, Any]]:
-        """One row per job: name, last_run, next_run, processed, last_error, running."""
+        """One row per job: name, last_run, next_run, processed (and ``counts`` per action
+        for a job that reports them, else ``None``), last_error, running."""
         rows = job_rows.all_rows(self.svc.store)
         stale = to_iso(self.svc.clock.now() - RUN_STALE)
         out = []
@@ -49,6 +50,7 @@ class JobsService:
                 "last_run": row.get("last_run"),
                 "next_run": row.get("next_run"),
                 "processed": row.get("processed", 0),
+                "counts": row.get("counts"),
                 "total_processed": row.get("total_processed", 0),
                 "runs": row.get("runs", 0),
                 "last_error": row.get("last_error"),
@@ -74,9 +76,15 @@ class JobsService:
             return {"name": name, "skipped": "already running in another process", "processed": 0, "error": None}
         started = time.monotonic()
         processed = 0
+        counts: dict[str, int] | None = None
         error: str | None = None
         try:
-            processed = int(spec.run(self.svc))
+            done = spec.run(self.svc)
+            if isinstance(done, dict):  # several actions: each counted, and their sum
+                counts = {key: int(value) for key, value in done.items()}
+                processed = sum(counts.values())
+            else:
+                processed = int(done)
         except UserError as exc:  # a state the user can fix (model unreachable...): its sentence, no traceback
             log.warning("job %s: %s", name, exc)
             error = str(exc)
@@ -87,9 +95,12 @@ class JobsService:
         finished = self.svc.clock.now()
         job_rows.finish(
             store, name, owner, now=to_iso(finished), next_run=to_iso(finished + timedelta(seconds=interval)),
-            processed=processed, error=error, duration_ms=int((time.monotonic() - started) * 1000),
+            processed=processed, error=error, duration_ms=int((time.monotonic() - started) * 1000), counts=counts,
         )
-        return {"name": name, "processed": processed, "error": error}
+        result: dict[str, Any] = {"name": name, "processed": processed, "error": error}
+        if counts is not None:
+            result["counts"] = counts
+        return result
 
     def run_all(self) -> list[dict[str, Any]]:
         return [self.run_now(name) for name in self.names()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
-from madohub_memory.core.errors import NotFoundError, ValidationError
+from madohub_memory.core.errors import ConflictError, NotFoundError, ValidationError
 from madohub_memory.core.types import Memory
 from madohub_memory.core.vocab import MEMORY_STATUSES, validate_namespace
 from madohub_memory.services.edits import edit_values
@@ -79,6 +79,15 @@ class MemoryService:
                 status=status, choices=', '.join(MEMORY_STATUSES),
             )
         self._change(memory_id, status, {"status": status}, actor)
+
+    def restore(self, memory_id: int) -> None:
+        """An archived (by the decay or a person) or deprecated memory back in recall; it
+        counts as a person's change, so the decay's age rules start again from now."""
+        with self.changes.batch():
+            if self._require(memory_id)["status"] == "active":
+                raise ConflictError("Memory {memory_id} is active already: there is nothing to restore.",
+                                    memory_id=memory_id)
+            self._change(memory_id, "restore", {"status": "active"})
 
     def delete(self, memory_id: int) -> None:
         """Delete a memory; the full row stays in history, so undo brings it back."""

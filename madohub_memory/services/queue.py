@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from madohub_memory.core.cjk import CJK_RANGES
 from madohub_memory.core.errors import NotFoundError, ValidationError
+from madohub_memory.core.lazy_re import lazy_compile
 from madohub_memory.core.vocab import KINDS, SOURCES, validate_namespace
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memory_list
@@ -23,7 +25,9 @@ from madohub_memory.store import queue as queue_rows
 if TYPE_CHECKING:
     from madohub_memory.services import Services
 
-_DIFF_TOKEN_RE = re.compile(r"\s+|[A-Za-z0-9_]+|.", re.S)
+# A word of any script but Chinese, one Chinese character, a run of white space, or one
+# other character: "café" stays one word, "中文" is two tokens (no spaces to split on).
+_DIFF_TOKEN_RE = lazy_compile(rf"\s+|(?:(?![{CJK_RANGES}])\w)+|.", re.S)
 
 
 @dataclass(frozen=True)
@@ -34,10 +38,13 @@ class MemoryFilter:
     namespace: str | None = None
     sort: str = "namespace"
     descending: bool = False
+    status: str = "active"  # or "archived": what the decay (or a person) took out of recall
 
     def validated(self) -> MemoryFilter:
         if self.namespace:
             validate_namespace(self.namespace)
+        if self.status not in memory_list.STATUSES:
+            raise ValidationError("Cannot list memories that are {status!r}.", status=self.status)
         if self.sort not in memory_list.MEMORY_SORTS:
             raise ValidationError("Cannot sort by {sort!r}.", sort=self.sort)
         return self
@@ -79,7 +86,9 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     a = _DIFF_TOKEN_RE.findall(old)
     b = _DIFF_TOKEN_RE.findall(new)
     segments: list[tuple[str, str]] = []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    # White space never anchors a match on its own: "alpha beta" -> "delta zeta" is one
+    # replaced run, not words interleaved around the shared space.
+    matcher = difflib.SequenceMatcher(str.isspace, a, b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             segments.append(("=", "".join(a[i1:i2])))
@@ -142,15 +151,15 @@ class QueueService:
         f = (flt or MemoryFilter()).validated()
         return memory_list.memory_ids(
             self.svc.store, text=f.text.strip() or None, namespace=f.namespace, sort=f.sort,
-            descending=f.descending,
+            descending=f.descending, status=f.status,
         )
 
     def memory_rows(self, ids: list[int]) -> dict[int, dict[str, Any]]:
         return memory_list.memory_rows(self.svc.store, list(ids))
 
-    def memory_count(self) -> int:
-        return memory_list.active_count(self.svc.store)
+    def memory_count(self, status: str = "active") -> int:
+        return memory_list.count(self.svc.store, status)
 
-    def memory_namespaces(self) -> list[tuple[str, int]]:
-        """Namespaces with active memories, and how many each holds."""
-        return memory_list.namespace_counts(self.svc.store)
+    def memory_namespaces(self, status: str = "active") -> list[tuple[str, int]]:
+        """Namespaces with memories of ``status`` (active by default), and how many each holds."""
+        return memory_list.namespace_counts(self.svc.store, status)

@@ -209,3 +209,12 @@ def auto_approve_ids(
         sql += f" AND kind NOT IN ({', '.join('?' * len(excluded_kinds))})"
         params.extend(excluded_kinds)
     return [r[0] for r in store.query(sql + " ORDER BY id", params)]
+
+
+def link_remember_sighting(store: Store, candidate_id: int, turn_id: str) -> bool:
+    """Give the first ``remember`` sighting of a candidate that came without a turn (an agent's
+    MCP call) the turn of that call, read later from the agent's transcript. True if one was."""
+    cursor = store.execute(
+        "UPDATE candidate_sightings SET turn_id = ? WHERE id = (SELECT MIN(id) FROM candidate_sightings"
+        " WHERE candidate_id = ? AND source = 'remember' AND turn_id IS NULL)", (turn_id, candidate_id))
+    return bool(cursor.rowcount)

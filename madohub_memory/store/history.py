@@ -76,6 +76,17 @@ def auto_created_memories(store: Store, memory_ids: list[int]) -> set[int]:
     return found
 
 
+def auto_archives_after(store: Store, after: int) -> list[tuple[int, int]]:
+    """(memory id, history id) of every memory the decay archived or evicted in a history row
+    after ``after``, oldest first (read along the ``(actor, id)`` index)."""
+    rows = store.query(
+        "SELECT entity_id, id FROM history WHERE actor = 'auto' AND id > ? AND entity = 'memory'"
+        " AND action IN ('archive', 'evict') ORDER BY id",
+        (after,),
+    )
+    return [(int(r[0]), int(r[1])) for r in rows]
+
+
 def batch_rows(store: Store, batch: str) -> list[dict[str, Any]]:
     rows = store.query("SELECT * FROM history WHERE batch = ? ORDER BY id", (batch,))
     return [decode(dict(r)) for r in rows]

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from madohub_memory.store.database import Store
 from madohub_memory.store.redaction import redact_text
 
 
+def _decoded(row: Any) -> dict[str, Any]:
+    out = dict(row)
+    out["counts"] = json.loads(out["counts"]) if out.get("counts") else None
+    return out
+
+
 def get(store: Store, name: str) -> dict[str, Any] | None:
     row = store.query_one("SELECT * FROM jobs WHERE name = ?", (name,))
-    return dict(row) if row else None
+    return _decoded(row) if row else None
 
 
 def all_rows(store: Store) -> dict[str, dict[str, Any]]:
-    return {r["name"]: dict(r) for r in store.query("SELECT * FROM jobs")}
+    """Every job's row; ``counts`` decoded (what its last run did per action, or ``None``)."""
+    return {r["name"]: _decoded(r) for r in store.query("SELECT * FROM jobs")}
 
 
 def try_start(
@@ -36,19 +44,20 @@ def try_start(
 
 def finish(
     store: Store, name: str, owner: str, *, now: str, next_run: str | None, processed: int,
-    error: str | None, duration_ms: int,
+    error: str | None, duration_ms: int, counts: dict[str, int] | None = None,
 ) -> None:
     with store.transaction():
         store.execute("INSERT OR IGNORE INTO jobs (name) VALUES (?)", (name,))
         store.execute(
-            "UPDATE jobs SET last_run = ?, next_run = COALESCE(?, next_run), processed = ?,"
+            "UPDATE jobs SET last_run = ?, next_run = COALESCE(?, next_run), processed = ?, counts = ?,"
             " total_processed = total_processed + ?, runs = runs + 1, last_duration_ms = ?,"
             " last_error = ?,"
-            " last_error_at = CASE WHEN ? IS NULL THEN last_error_at ELSE ? END,"
+            " last_error_at = CASE WHEN CAST(? AS TEXT) IS NULL THEN last_error_at ELSE ? END,"  # typed for PostgreSQL
             " running_by = CASE WHEN running_by = ? THEN NULL ELSE running_by END,"
             " running_since = CASE WHEN running_by = ? THEN NULL ELSE running_since END"
             " WHERE name = ?",
-            (now, next_run, processed, processed, duration_ms, redact_text(error), error, now,
+            (now, next_run, processed, None if counts is None else json.dumps(counts, sort_keys=True), processed,
+             duration_ms, redact_text(error), error, now,
              owner, owner, name),
         )
 

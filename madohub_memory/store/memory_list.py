@@ -22,7 +22,11 @@ MEMORY_SORTS: dict[str, str] = {
     "last_hit_at": "COALESCE(m.last_hit_at, '')",
     "created_at": "m.created_at",
     "auto": "m.id",
+    # when it left the list: its newest archive by a person or by the decay (archived lists)
+    "archived_at": "(SELECT MAX(h.id) FROM history h WHERE h.entity = 'memory' AND h.entity_id = CAST(m.id AS TEXT)"
+                   " AND h.action IN ('archive', 'evict', 'archived'))",
 }
+STATUSES = ("active", "archived")  # what the Approved list can show
 
 ROW_SQL = (
     "SELECT m.id, m.candidate_id, m.content, m.kind, m.namespace, m.pinned, m.hit_count,"
@@ -41,11 +45,11 @@ def _escape(text: str) -> str:
 
 def memory_ids(
     store: Store, *, text: str | None = None, namespace: str | None = None,
-    sort: str = "namespace", descending: bool = False,
+    sort: str = "namespace", descending: bool = False, status: str = "active",
 ) -> list[int]:
-    """Ids of the active memories matching the filter, in display order."""
-    clauses = ["m.status = 'active'"]
-    params: list[Any] = []
+    """Ids of the memories with ``status`` (active or archived) matching the filter, in display order."""
+    clauses = ["m.status = ?"]
+    params: list[Any] = [status]
     if namespace:
         clauses.append("m.namespace = ?")
         params.append(namespace)
@@ -64,16 +68,27 @@ def memory_rows(store: Store, ids: list[int]) -> dict[int, dict[str, Any]]:
     return by_ids(store, ROW_SQL, "m.id", ids)
 
 
-def active_count(store: Store) -> int:
-    row = store.query_one("SELECT COUNT(*) FROM memories WHERE status = 'active'")
+def count(store: Store, status: str = "active") -> int:
+    """How many memories have ``status`` (active by default)."""
+    row = store.query_one("SELECT COUNT(*) FROM memories WHERE status = ?", (status,))
     return int(row[0]) if row else 0
 
 
-def namespace_counts(store: Store) -> list[tuple[str, int]]:
+def namespace_counts(store: Store, status: str = "active") -> list[tuple[str, int]]:
     rows = store.query(
-        "SELECT namespace, COUNT(*) FROM memories WHERE status = 'active' GROUP BY namespace ORDER BY namespace"
+        "SELECT namespace, COUNT(*) FROM memories WHERE status = ? GROUP BY namespace ORDER BY namespace", (status,)
     )
     return [(r[0], int(r[1])) for r in rows]
+
+
+def statuses(store: Store, ids: list[int]) -> dict[int, str]:
+    """The status of each memory of ``ids`` that still exists."""
+    out: dict[int, str] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        rows = store.query(f"SELECT id, status FROM memories WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+        out.update((int(r[0]), str(r[1])) for r in rows)
+    return out
 
 
 def insert_bulk_memories(store: Store, rows: list[dict[str, Any]]) -> None:

@@ -62,7 +62,7 @@ STRUCTURAL: dict[str, set[str]] = {
     "decisions": {"decision_id", "timestamp", "point_key", "session", "source", "source_ref"},
     "decision_proposals": {"point_key", "proposed_at"},
     "decision_state": {"key", "value"},
-    "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at"},
+    "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at", "counts"},
     "transfer_state": {"source_id", "table_name", "last_key", "source", "updated_at"},
 }
 

@@ -376,8 +376,8 @@
     </message>
     <message>
         <location filename="../../madohub_memory/gui/advanced_tab.py" line="285"/>
-        <source>Archive stale, auto-approve</source>
-        <translation>归档过期候选、自动批准</translation>
+        <source>Sweep: archive, auto-approve, decay</source>
+        <translation>定期清理：归档、自动批准、衰减</translation>
     </message>
     <message>
         <location filename="../../madohub_memory/gui/advanced_tab.py" line="286"/>
@@ -1723,8 +1723,48 @@ Basis: {stage}; confidence: {level}
         <translation>没有一行是有效的 JSON 对象</translation>
     </message>
     <message>
-        <source>not a known transcript format (Claude Code session, ChatGPT export or {role, content} JSONL)</source>
-        <translation>不是已知的对话记录格式（Claude Code 会话、ChatGPT 导出或 {role, content} JSONL）</translation>
+        <source>not a known transcript format (Claude Code session, Codex rollout, ChatGPT export or {role, content} JSONL)</source>
+        <translation>不是已知的对话记录格式（Claude Code 会话、Codex 会话记录、ChatGPT 导出或 {role, content} JSONL）</translation>
+    </message>
+    <message>
+        <source>adding the madohub entries would change other entries of {path}; nothing was changed.</source>
+        <translation>添加 madohub 条目会改动 {path} 中的其他条目；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>could not find the notify line of {path} to chain it; nothing was changed.</source>
+        <translation>在 {path} 中找不到 notify 这一行，无法串接；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>removing the madohub entries would leave {path} invalid ({reason}); nothing was changed.</source>
+        <translation>移除 madohub 条目会使 {path} 无效（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} already has an MCP server named &quot;{name}&quot; that runs {command!r}; rename or remove it, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} 中已有名为 “{name}” 的 MCP 服务器，运行的是 {command!r}；请将其改名或删除，然后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} cannot take the madohub entries as written ({reason}); nothing was changed.</source>
+        <translation>{path} 无法按现有写法加入 madohub 条目（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} has a notify that is not a list of strings; fix it, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} 中的 notify 不是字符串列表；请修正后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is not valid TOML ({reason}); fix it or move it aside, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} 不是有效的 TOML（{reason}）；请修正或移走它，然后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is {reason}; fix it, then run setup codex again. Nothing was changed.</source>
+        <translation>{path} {reason}；请修正后再次运行 setup codex。未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} is {reason}; nothing was changed there.</source>
+        <translation>{path} {reason}；该文件未做任何更改。</translation>
+    </message>
+    <message>
+        <source>{path} sets mcp_servers to something other than a table; nothing was changed.</source>
+        <translation>{path} 把 mcp_servers 设成了表以外的值；未做任何更改。</translation>
     </message>
     <message>
         <source>not valid JSON at line {lineno} ({msg})</source>
@@ -1755,20 +1795,20 @@ Basis: {stage}; confidence: {level}
         <translation>备份必须写到数据库本身以外的另一个文件。</translation>
     </message>
     <message>
-        <source>Cannot undo: Candidate {entity_id} has changed since (it is now {status}).</source>
-        <translation>无法撤销：候选 {entity_id} 之后又被改动过（现在为“{status}”）。</translation>
+        <source>Candidate {entity_id} has changed since (it is now {status}).</source>
+        <translation>候选 {entity_id} 之后又被改动过（现在为“{status}”）。</translation>
     </message>
     <message>
-        <source>Cannot undo: Candidate {entity_id} has changed since.</source>
-        <translation>无法撤销：候选 {entity_id} 之后又被改动过。</translation>
+        <source>Candidate {entity_id} has changed since.</source>
+        <translation>候选 {entity_id} 之后又被改动过。</translation>
     </message>
     <message>
-        <source>Cannot undo: Memory {entity_id} has changed since (it is now {status}).</source>
-        <translation>无法撤销：记忆 {entity_id} 之后又被改动过（现在为“{status}”）。</translation>
+        <source>Memory {entity_id} has changed since (it is now {status}).</source>
+        <translation>记忆 {entity_id} 之后又被改动过（现在为“{status}”）。</translation>
     </message>
     <message>
-        <source>Cannot undo: Memory {entity_id} has changed since.</source>
-        <translation>无法撤销：记忆 {entity_id} 之后又被改动过。</translation>
+        <source>Memory {entity_id} has changed since.</source>
+        <translation>记忆 {entity_id} 之后又被改动过。</translation>
     </message>
     <message>
         <source>Nothing to undo.</source>
@@ -2332,8 +2372,8 @@ Basis: {stage}; confidence: {level}
 <context>
     <name>DetailPane</name>
     <message>
-        <source>Unsaved edit kept as a draft: A approves it.</source>
-        <translation>未保存的修改已作为草稿保留：按 A 批准。</translation>
+        <source>Your edit is kept as a draft: A approves the edited text.</source>
+        <translation>你的修改已作为草稿保留：按 A 批准修改后的文本。</translation>
     </message>
     <message>
         <source>Discard draft</source>
@@ -2908,10 +2948,6 @@ Basis: {stage}; confidence: {level}
         <translation>`claude {command}` 失败：{detail}</translation>
     </message>
     <message>
-        <source>setup codex is not available in this version.</source>
-        <translation>此版本尚不支持 setup codex。</translation>
-    </message>
-    <message>
         <source>{path} cannot be read ({reason}); nothing was changed.</source>
         <translation>无法读取 {path}（{reason}）；未做任何更改。</translation>
     </message>
@@ -2954,6 +2990,171 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>{path} is read-only; make it writable (chmod u+w) and run this again, or make the change yourself; nothing was changed.</source>
         <translation>{path} 是只读的；请先设为可写（chmod u+w）再运行，或自行修改；未做任何更改。</translation>
+    </message>
+</context>
+<context>
+    <name>AdvancedTab</name>
+    <message>
+        <source>Chosen for this run with --lang %1. Your saved choice, “%2”, applies when MadoHub Memory starts without --lang; picking a language here saves it.</source>
+        <translation>本次运行由 --lang %1 指定。你保存的选择“%2”会在不带 --lang 启动 MadoHub Memory 时生效；在此选择语言会保存它。</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovedTab</name>
+    <message>
+        <source>Show active or archived memories</source>
+        <translation>显示生效中或已归档的记忆</translation>
+    </message>
+    <message>
+        <source>Active memories</source>
+        <translation>生效中的记忆</translation>
+    </message>
+    <message>
+        <source>Archived memories</source>
+        <translation>已归档的记忆</translation>
+    </message>
+    <message>
+        <source>Archived memories are not recalled: the sweep archives unused and expired ones. Select one and press R to restore it.</source>
+        <translation>已归档的记忆不会被召回：定期清理会归档未使用和已过期的记忆。选中一条并按 R 即可恢复。</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Archived memory #%1 again.</source>
+        <translation>已再次归档记忆 #%1。</translation>
+    </message>
+    <message>
+        <source>R restore · Del delete · Enter jump to turn · / filter · Ctrl+Z undo · ? all shortcuts</source>
+        <translation>R 恢复 · Del 删除 · Enter 跳到轮次 · / 筛选 · Ctrl+Z 撤销 · ? 全部快捷键</translation>
+    </message>
+    <message>
+        <source>Restored memory #%1: it is recalled and in the Approved list again. Ctrl+Z archives it again.</source>
+        <translation>已恢复记忆 #%1：它会再次被召回，并回到“已批准”列表。Ctrl+Z 可再次归档。</translation>
+    </message>
+</context>
+<context>
+    <name>ChangeList</name>
+    <message>
+        <source>the sweep</source>
+        <translation>定期清理</translation>
+    </message>
+    <message>
+        <source>archived as unused (never recalled)</source>
+        <translation>因从未被召回而归档</translation>
+    </message>
+    <message>
+        <source>archived as expired or over the limit</source>
+        <translation>因过期或超出上限而归档</translation>
+    </message>
+    <message>
+        <source>lowered its weight to %1</source>
+        <translation>权重降为 %1</translation>
+    </message>
+    <message>
+        <source>raised its weight to %1</source>
+        <translation>权重升为 %1</translation>
+    </message>
+    <message>
+        <source>lowered its weight</source>
+        <translation>降低了权重</translation>
+    </message>
+    <message>
+        <source>archived after waiting too long for review</source>
+        <translation>因久未审核而归档</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>Cannot list memories that are {status!r}.</source>
+        <translation>无法列出状态为 {status!r} 的记忆。</translation>
+    </message>
+    <message>
+        <source>Memory {memory_id} is active already: there is nothing to restore.</source>
+        <translation>记忆 {memory_id} 已是生效状态：无需恢复。</translation>
+    </message>
+    <message>
+        <source>That step is no longer there to undo (it was undone already, or never stored).</source>
+        <translation>这一步已无法撤销（它已被撤销，或从未保存）。</translation>
+    </message>
+    <message>
+        <source>setup claude-code is not available in this version.</source>
+        <translation>此版本尚不提供 setup claude-code。</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>First / last memory</source>
+        <translation>第一条 / 最后一条记忆</translation>
+    </message>
+    <message>
+        <source>Archived memories: restore the memory (Ctrl+Z archives it again)</source>
+        <translation>已归档的记忆：恢复该记忆（Ctrl+Z 再次归档）</translation>
+    </message>
+    <message>
+        <source>Show the archived memories (what the sweep archived first)</source>
+        <translation>显示已归档的记忆（定期清理最近归档的在前）</translation>
+    </message>
+</context>
+<context>
+    <name>SweepNote</name>
+    <message>
+        <source>The sweep archived 1 approved memory (unused or expired).</source>
+        <translation>定期清理归档了 1 条已批准的记忆（未使用或已过期）。</translation>
+    </message>
+    <message>
+        <source>The sweep archived %1 approved memories (unused or expired).</source>
+        <translation>定期清理归档了 %1 条已批准的记忆（未使用或已过期）。</translation>
+    </message>
+    <message>
+        <source>Show them</source>
+        <translation>查看</translation>
+    </message>
+    <message>
+        <source>Archived memories are no longer recalled or in the Approved list. Select one and press R to restore it; Ctrl+Z takes a restore back.</source>
+        <translation>已归档的记忆不再被召回，也不在“已批准”列表中。选中一条并按 R 即可恢复；Ctrl+Z 可撤销恢复。</translation>
+    </message>
+    <message>
+        <source>Dismiss this note</source>
+        <translation>关闭此提示</translation>
+    </message>
+</context>
+<context>
+    <name>SweepReport</name>
+    <message>
+        <source>%1 archived as unused</source>
+        <translation>%1 条因未使用归档</translation>
+    </message>
+    <message>
+        <source>%1 archived as expired</source>
+        <translation>%1 条因过期归档</translation>
+    </message>
+    <message>
+        <source>%1 lowered in weight</source>
+        <translation>%1 条降低权重</translation>
+    </message>
+    <message>
+        <source>%1 stale candidates archived</source>
+        <translation>%1 条久未审核的候选已归档</translation>
+    </message>
+    <message>
+        <source>%1 auto-approved</source>
+        <translation>%1 条自动批准</translation>
+    </message>
+    <message>
+        <source>%1 decisions expired</source>
+        <translation>%1 条决策已过期</translation>
+    </message>
+    <message>
+        <source>%1 preferences proposed</source>
+        <translation>%1 条偏好已提议</translation>
+    </message>
+    <message>
+        <source>nothing to change</source>
+        <translation>无需改动</translation>
     </message>
 </context>
 </TS>

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from madohub_memory.store.pg.dialect import NOT_NULL_COLUMNS
 
-VERSION = 14
-NAME = "postgresql baseline (SQLite migrations 1-14)"
+VERSION = 15
+NAME = "postgresql baseline (SQLite migrations 1-15)"
 
 _KINDS = "('preference','fact','decision','pattern','postmortem','event')"
 _NAMESPACE_OK = (
@@ -56,6 +56,9 @@ UPGRADES: dict[int, list[str]] = {
         f"CREATE TABLE transfer_state ({_TRANSFER_STATE})",
         "CREATE TRIGGER transfer_state_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON transfer_state"
         " FOR EACH STATEMENT EXECUTE FUNCTION mh_bump_version()",
+    ],
+    15: [  # m0015_job_counts: what a job's last run did, per action
+        "ALTER TABLE jobs ADD COLUMN counts TEXT",
     ],
 }
 
@@ -185,7 +188,7 @@ TABLES = {
     "decision_state": "key TEXT PRIMARY KEY, value TEXT NOT NULL",
     "jobs": """name TEXT PRIMARY KEY, last_run TEXT, next_run TEXT, processed BIGINT NOT NULL DEFAULT 0,
         total_processed BIGINT NOT NULL DEFAULT 0, runs BIGINT NOT NULL DEFAULT 0, last_error TEXT,
-        last_error_at TEXT, last_duration_ms BIGINT, running_by TEXT, running_since TEXT""",
+        last_error_at TEXT, last_duration_ms BIGINT, running_by TEXT, running_since TEXT, counts TEXT""",
     "embeddings": """entity TEXT NOT NULL CHECK (entity IN ('memory', 'candidate')), entity_id BIGINT NOT NULL,
         model TEXT NOT NULL, fingerprint TEXT NOT NULL, vector BYTEA NOT NULL,
         PRIMARY KEY (entity, entity_id, model)""",
