@@ -131,6 +131,33 @@ def test_post_compact_then_the_import_of_the_record_adds_nothing_twice(svc: Serv
     assert svc.turns.context(turn)["turn"]["content"].startswith("<summary>")  # the turn a reviewer jumps to
 
 
+TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def test_a_line_with_a_secret_is_read_once_masked_and_flagged(svc: Services, tmp_path: Path) -> None:
+    """The record imported later is masked before it is read; PostCompact read the same lines,
+    so it must key them the same way (else the secret's line and all its neighbours come twice)."""
+    disable_semantic_dedup(svc)
+    section = SECTION + f"\n- fact | workspace | The staging deploy uses the token {TOKEN} from the vault."
+    transcript = session(tmp_path)
+    svc.ingest.ingest_paths([str(transcript)], extract=False)
+    conversation = f"cc:{SESSION}"
+    stored = store_summary(svc, conversation, compact_summary(section), namespace="workspace:demo-app")
+    assert stored is not None and stored["lines"] == 5
+    svc.ingest.drain()
+    first = compaction_candidates(svc)
+    [secret] = [c for c in first if "staging deploy" in c.content]
+    assert TOKEN not in secret.content and "[REDACTED]" in secret.content
+    assert "secret" in secret.flags  # the reviewer is told, and auto-approve never takes it
+    assert TOKEN not in svc.turns.context(stored["turn_id"])["turn"]["content"]
+    with open(transcript, "a", encoding="utf-8") as handle:
+        for record in (cc_boundary("b1", "a1"), summary_record("sum1", record_text(section))):
+            handle.write(json.dumps(record) + "\n")
+    report = svc.ingest.ingest_paths([str(transcript)])
+    assert report["candidates"]["new"] == 0 and report["candidates"]["seen_again"] == 0
+    assert [(c.id, c.seen_count) for c in compaction_candidates(svc)] == [(c.id, 1) for c in first]
+
+
 def test_store_summary_without_the_section_stores_nothing(svc: Services) -> None:
     assert store_summary(svc, "cc:x", "<summary>\n1. Primary Request:\n  Fix it.\n</summary>") is None
     assert svc.store.query_one("SELECT COUNT(*) FROM turns")[0] == 0
@@ -157,7 +184,9 @@ def test_the_hook_prints_the_instruction_at_pre_compact_and_reads_post_compact(d
     with Services.open(db_path) as svc:
         found = compaction_candidates(svc)
         assert len(found) == 4 and {c.namespace for c in found} == {"persona:default", "workspace:demo-app"}
-    assert "4 candidate lines, 1 skipped" in log.read_text()
+    # which line was skipped and why, on the hook's own line (the drain runs detached, elsewhere)
+    [post] = [line for line in log.read_text().splitlines() if "PostCompact: summary turn" in line]
+    assert "4 candidate lines, 1 skipped (line " in post and "unknown kind 'opinion'" in post
     # a transcript that cannot be read (or a database problem) does not cost the summary its request
     done = _hook(db_path, log, {**base, "transcript_path": "/no/such.jsonl", "hook_event_name": "PreCompact"})
     assert done.returncode == 0 and "## Memory candidates" in done.stdout.decode()

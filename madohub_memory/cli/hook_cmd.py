@@ -113,7 +113,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
 def _post_compact(svc: Any, event: dict[str, Any], transcript: str) -> None:
     """Keep ``compact_summary`` as a summary turn when it carries the "Memory candidates"
     section (services/compaction_readback.py); the transcript gets the summary only later."""
-    from madohub_memory.services.compaction_readback import store_summary
+    from madohub_memory.services.compaction_readback import skipped_reasons, store_summary
     from madohub_memory.services.workspaces import namespace_for
 
     text = event.get("compact_summary")
@@ -135,8 +135,11 @@ def _post_compact(svc: Any, event: dict[str, Any], transcript: str) -> None:
         log.info("PostCompact: the summary has no Memory candidates section; it is mined when the "
                  "transcript is imported")
     else:
-        log.info("PostCompact: summary turn %s (%s), %s candidate lines, %s skipped", stored["turn_id"],
-                 "new" if stored["new"] else "known", stored["lines"], stored["skipped"])
+        # which lines were skipped and why: here, since the drain that reads the lines back runs
+        # in a detached worker whose log is not this file
+        log.info("PostCompact: summary turn %s (%s), %s candidate lines, %s skipped%s", stored["turn_id"],
+                 "new" if stored["new"] else "known", stored["lines"], stored["skipped"],
+                 skipped_reasons(stored["skipped_lines"]))
 
 
 def _spawn_drain(db: str | None) -> None:

@@ -47,7 +47,7 @@ def _scan(text: str) -> tuple[str, tuple[str, ...]]:
     cleaned = clean_text(text) if text else text
     masked, has_secret = mask_secrets(cleaned)
     flags: list[str] = []
-    if has_secret:
+    if has_secret or MASK in cleaned:  # masked already (a stored turn is): it held a secret all the same
         flags.append("secret")
     # a card number is masked as a secret and is personal data too
     if has_pii(masked) or card_spans(cleaned):

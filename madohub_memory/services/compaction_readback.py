@@ -70,10 +70,17 @@ def _drafts(svc: Services, item: Pass, turn_id: str, conversation_id: str, secti
         return []
     workspace = item.namespace if item.namespace and item.namespace.startswith("workspace:") else None
     drafts = section_drafts(section, turn_id, workspace=workspace, persona=persona)
-    skipped = "; ".join(f"line {line}: {why}" for line, why in section.skipped[:5])
     log.info("summary %s: %d memory candidate lines read, %d skipped%s", turn_id, len(drafts),
-             len(section.skipped), f" ({skipped}{', …' if len(section.skipped) > 5 else ''})" if skipped else "")
+             len(section.skipped), skipped_reasons(section.skipped))
     return drafts
+
+
+def skipped_reasons(skipped: list[tuple[int, str]], shown: int = 5) -> str:
+    """`` (line 12: unknown kind 'opinion'; …)`` for a log line: which lines were skipped and why."""
+    if not skipped:
+        return ""
+    listed = "; ".join(f"line {line}: {why}" for line, why in skipped[:shown])
+    return f" ({listed}{'; …' if len(skipped) > shown else ''})"
 
 
 def store_summary(
@@ -83,7 +90,11 @@ def store_summary(
     """``PostCompact``: keep the summary as a pending ``system`` turn of the conversation when
     it carries the section (the drain reads it back); None when it does not (the summary is
     then mined from the transcript's record, as before). Storing the same summary again adds
-    nothing. ``namespace``: the session's, for a conversation not imported yet."""
+    nothing. ``namespace``: the session's, for a conversation not imported yet.
+
+    The section is read from the masked text, as the transcript's record will be when it is
+    imported: a line carrying a secret then gives the same key both times (read once)."""
+    summary = redact_text(summary) or ""
     section = find_section(summary)
     if section is None:
         return None
@@ -100,11 +111,12 @@ def store_summary(
             ingest_rows.insert_turns(svc.store, [{
                 "id": turn_id, "conversation_id": conversation_id,
                 "seq": ingest_rows.next_seq(svc.store, conversation_id), "role": "system",
-                "content": redact_text(body), "created_at": created_at or svc.clock.now_iso(),
+                "content": body, "created_at": created_at or svc.clock.now_iso(),
                 "meta": {"compact_summary": True, "post_compact": True}, "extract_state": "pending",
                 "extract_mode": "turn", "segment": segment,
             }])
-    return {"turn_id": turn_id, "new": new, "lines": len(section.lines), "skipped": len(section.skipped)}
+    return {"turn_id": turn_id, "new": new, "lines": len(section.lines), "skipped": len(section.skipped),
+            "skipped_lines": section.skipped}
 
 
 def _after_analysis(summary: str) -> str:
