@@ -134,6 +134,15 @@ def test_the_agent_is_offered_the_tools_told_when_to_remember_and_its_remember_i
         [candidate] = [c for c in svc.review.pending() if c.source == "remember"]
         assert (candidate.content, candidate.kind, candidate.namespace) == (RULE, "pattern", "workspace:shop")
         assert candidate.status == "pending"
+    # the Stop hook read the transcript the CLI wrote (claude -p opens it with records that
+    # carry no cwd): the session is the project's, and the agent's call is the candidate's turn
+    user.wait_until_extracted()
+    with user.services() as svc:
+        session = f"cc:{result['session_id']}"
+        assert svc.store.query_one("SELECT namespace FROM conversations WHERE id = ?", (session,))[0] == \
+            "workspace:shop"
+        [turn] = svc.review.get(candidate.id).turn_ids
+        assert svc.turns.context(turn, radius=0)["turn"]["content"].startswith(f"[tool {REMEMBER}]")
 
 
 SUMMARY_LINES = [

@@ -5,20 +5,25 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_ingest_helpers import (
     SESSION,
     PreferenceExtractor,
+    _envelope,
     append_jsonl,
     cc_assistant,
     cc_boundary,
     cc_compact_summary,
+    cc_queue,
+    cc_tool_result,
     cc_user,
     disable_semantic_dedup,
     locomo_sample,
     small_session,
     text,
+    tool_use,
     write_jsonl,
 )
 
@@ -231,3 +236,40 @@ def test_dev_claude_code_folder_with_the_default_extractor(svc: Services, eval_d
     if importlib.util.find_spec("madohub_memory.services.decisions") is not None:
         # the session answers AskUserQuestion twice; captured once, not again on re-import
         assert first["decisions"] >= 1 and again["decisions"] == 0
+
+
+def test_a_print_mode_session_gets_its_workspace_and_the_agents_remember_call_becomes_the_turn(
+    svc: Services, ingest: IngestService, tmp_path: Path
+) -> None:
+    """``claude -p`` (2.1.x) opens the file with queue-operation records, which carry no cwd;
+    the remember calls (two in one response, and one whose reply comes in the next read)
+    become the originating turns of the candidates the MCP server queued."""
+    first = svc.review.remember("The demo app deploys with make deploy.", "pattern", "workspace:demo-app", 0.9)
+    second = svc.review.remember("User wants pnpm, not npm.", "preference", "persona:default", 0.9)
+    third = svc.review.remember("The API keeps snake_case keys.", "decision", "workspace:demo-app", 0.9)
+    plugin_tool = "mcp__plugin_madohub-memory_madohub__remember"
+
+    def reply(outcome: dict[str, Any]) -> str:
+        return json.dumps({"outcome": "new", "memory_id": None, "status": "pending", **outcome})
+
+    path = write_jsonl(tmp_path / f"{SESSION}.jsonl", [
+        cc_queue("Deploy it; we use pnpm."), cc_queue("", operation="dequeue"),
+        cc_user("u1", "Deploy it; we use pnpm."),
+        cc_assistant("a1", "m1", [tool_use("t1", "mcp__madohub__remember",
+                                           {"content": "The demo app deploys with make deploy.", "kind": "pattern"})]),
+        cc_assistant("a2", "m1", [tool_use("t2", plugin_tool, {"content": "User wants pnpm, not npm."})]),
+        _envelope("user", "r1", "a2", message={"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": reply(
+                {"candidate_id": first.candidate_id})}]},
+            {"type": "tool_result", "tool_use_id": "t2", "content": reply({"candidate_id": second.candidate_id})}]}),
+        cc_assistant("a3", "m2", [tool_use("t3", "mcp__madohub__remember", {"content": "The API keeps snake_case keys."})]),
+    ])
+    ingest.ingest_paths([str(path)])
+    [(namespace,)] = [tuple(r) for r in svc.store.query("SELECT namespace FROM conversations")]
+    assert namespace == "workspace:demo-app"  # from the first record that names the folder
+    append_jsonl(path, [cc_tool_result("r2", "t3", reply({"candidate_id": third.candidate_id})),
+                        cc_tool_result("r3", "t9", reply({"candidate_id": third.candidate_id}))])
+    ingest.ingest_paths([str(path)])
+    turns = {c.id: c.turn_ids for c in svc.review.pending()}
+    assert turns == {first.candidate_id: ["a1"], second.candidate_id: ["a1"], third.candidate_id: ["a3"]}
+    assert svc.turns.context("a1", radius=0)["turn"]["content"].startswith("[tool mcp__madohub__remember]")

@@ -28,6 +28,13 @@ from typing import Any
 from madohub_memory.core.text import clean_text
 from madohub_memory.ingest.lines import read_records
 from madohub_memory.ingest.model import ParsedConversation, ParsedTurn, ReadResult
+from madohub_memory.ingest.remember_calls import (
+    KEPT_CALLS,
+    call_record,
+    is_remember_tool,
+    link,
+    queued_candidate,
+)
 from madohub_memory.ingest.workspace import workspace_namespace
 
 FORMAT = "claude-code"
@@ -121,6 +128,9 @@ class _SessionReader:
         # re-enqueues it, up to thousands of times); bounded, carried across appends.
         self.recent: list[str] = [str(t) for t in state.get("recent_prompts", [])][-_RECENT_PROMPTS:]
         self.last_command: str | None = None  # uuid of the last slash-command echo
+        # the agent's remember calls awaiting their reply: tool_use id -> [turn id, fingerprint]
+        calls = state.get("remember_calls")
+        self.remember_calls: dict[str, list[str]] = dict(calls) if isinstance(calls, dict) else {}
 
     def conversation(self, record: dict[str, Any]) -> ParsedConversation:
         if self.conv is not None:
@@ -165,7 +175,19 @@ class _SessionReader:
         self.recent = [*self.recent, key][-_RECENT_PROMPTS:]
         return False
 
+    def _place(self, record: dict[str, Any]) -> None:
+        """The working directory from the first record that has one: ``claude -p`` (2.1.x)
+        opens a session with ``queue-operation`` records, which carry no ``cwd``."""
+        cwd = record.get("cwd")
+        if self.conv is None or self.conv.namespace is not None or not isinstance(cwd, str) or not cwd.strip():
+            return
+        self.conv.namespace = workspace_namespace(cwd, self.workspace_map)
+        for key in ("cwd", "gitBranch", "version", "slug"):
+            if record.get(key) and key not in self.conv.meta:
+                self.conv.meta[key] = record[key]
+
     def record(self, record: dict[str, Any], line: int) -> None:
+        self._place(record)
         kind = record.get("type")
         if kind in ("user", "assistant", "system", "queue-operation"):
             conv = self.conversation(record)
@@ -249,6 +271,7 @@ class _SessionReader:
             return
         texts: list[str] = []
         results: list[str] = []
+        remembered: list[dict[str, Any]] = []  # the agent's remember calls this reply answers
         for block in content:
             if not isinstance(block, dict):
                 continue
@@ -259,12 +282,17 @@ class _SessionReader:
             elif block.get("type") == "tool_result":
                 label = "[tool error]" if block.get("is_error") else "[tool result]"
                 body = clean_text(_result_text(block.get("content")))
+                call = self.remember_calls.pop(str(block.get("tool_use_id")), None)
+                candidate = queued_candidate(body) if call and not block.get("is_error") else None
+                if call and candidate is not None:
+                    remembered.append(link(call, candidate))
                 # the user's answers to AskUserQuestion are decisions: kept whole, not cut at 300
                 limit = _ANSWER_CHARS if body.startswith("User has answered") else _TOOL_RESULT_CHARS
                 body = _short(body, limit)
                 results.append(f"{label} {body}".rstrip())
         if results:
-            self.add(ParsedTurn(uuid, "tool", "\n".join(results + texts), stamp, {"line": line}), sidechain)
+            meta = {"line": line, **({"remembered": remembered} if remembered else {})}
+            self.add(ParsedTurn(uuid, "tool", "\n".join(results + texts), stamp, meta), sidechain)
         elif texts:
             self.add(ParsedTurn(uuid, "user", "\n".join(texts), stamp, {"line": line}), sidechain)
 
@@ -275,6 +303,7 @@ class _SessionReader:
         content = message.get("content")
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
         parts: list[str] = []
+        calls: list[tuple[str, Any]] = []  # (tool_use id, input) of remember calls
         for block in blocks:
             if not isinstance(block, dict):
                 continue
@@ -285,14 +314,18 @@ class _SessionReader:
             elif block.get("type") == "tool_use":
                 name = str(block.get("name") or "tool")
                 parts.append(f"[tool {name}] {_tool_input(name, block.get('input'))}".rstrip())
+                if is_remember_tool(name) and isinstance(block.get("id"), str):
+                    calls.append((block["id"], block.get("input")))
         if not parts:
             return
         message_id = message.get("id")
         last = self.last_assistant
         if last is not None and message_id and last.meta.get("message_id") == message_id:
             last.content = last.content + "\n" + "\n".join(parts)
+            self._note_calls(calls, last.id)
             return
         uuid = record.get("uuid") or f"{self.conv.id}:L{line}"
+        self._note_calls(calls, uuid)
         meta: dict[str, Any] = {"line": line}
         sidechain = bool(record.get("isSidechain")) and self.conv.parent_id is None
         if message_id:
@@ -302,6 +335,15 @@ class _SessionReader:
         turn = ParsedTurn(uuid, "assistant", "\n".join(parts), stamp, meta)
         self.add(turn, sidechain)
         self.last_assistant = turn
+
+
+    def _note_calls(self, calls: list[tuple[str, Any]], turn_id: str) -> None:
+        for call_id, arguments in calls:
+            noted = call_record(turn_id, arguments)
+            if noted is not None:
+                self.remember_calls[call_id] = noted
+        if len(self.remember_calls) > KEPT_CALLS:
+            self.remember_calls = dict(list(self.remember_calls.items())[-KEPT_CALLS:])
 
 
 def read_claude_code(
@@ -316,5 +358,5 @@ def read_claude_code(
     if reader.conv is not None:
         result.conversations.append(reader.conv)
         result.state = {"segment": reader.segment, "conversation_id": reader.conv.id,
-                        "recent_prompts": reader.recent}
+                        "recent_prompts": reader.recent, "remember_calls": reader.remember_calls}
     return result

@@ -21,6 +21,7 @@ import shlex
 from typing import Any
 
 from madohub_memory.core.text import clean_text
+from madohub_memory.ingest.remember_calls import queued_candidate
 from madohub_memory.ingest.sanitize import parse_json
 
 TOOL_INPUT_CHARS = 200
@@ -236,12 +237,4 @@ def remembered_candidate(payload: dict[str, Any]) -> int | None:
     if failed:
         return None
     marker = _OUTPUT_MARK.search(text)
-    body = text[marker.end():] if marker else text
-    try:
-        data = parse_json(body.strip())
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or data.get("store") or data.get("outcome") not in ("new", "seen_again"):
-        return None
-    candidate = data.get("candidate_id")
-    return candidate if isinstance(candidate, int) and not isinstance(candidate, bool) else None
+    return queued_candidate(text[marker.end():] if marker else text)

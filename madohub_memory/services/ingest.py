@@ -386,12 +386,14 @@ class IngestService:
         the transcript read now shows the call: it becomes the candidate's originating turn, so
         the reviewer can jump to it. Only when the candidate still says what the call said."""
         for turn in turns:
-            link = turn["meta"].get("remembered") if isinstance(turn.get("meta"), dict) else None
-            if not isinstance(link, dict):
-                continue
-            row = candidate_rows.get_row(self.svc.store, int(link.get("candidate_id") or 0))
-            if row is not None and fingerprint(str(row["content"])) == link.get("fingerprint"):
-                candidate_rows.link_remember_sighting(self.svc.store, int(row["id"]), str(link["turn_id"]))
+            links = turn["meta"].get("remembered") if isinstance(turn.get("meta"), dict) else None
+            # one link (Codex: a reply per item) or several (Claude Code: parallel calls, one reply record)
+            for link in links if isinstance(links, list) else [links]:
+                if not isinstance(link, dict):
+                    continue
+                row = candidate_rows.get_row(self.svc.store, int(link.get("candidate_id") or 0))
+                if row is not None and fingerprint(str(row["content"])) == link.get("fingerprint"):
+                    candidate_rows.link_remember_sighting(self.svc.store, int(row["id"]), str(link["turn_id"]))
 
     def _capture_decisions(self, path: str, summary: dict[str, Any], since: int = 0) -> int:
         """Record the answered ``AskUserQuestion`` calls of a Claude Code file. Only when the
