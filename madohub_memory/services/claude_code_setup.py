@@ -180,14 +180,19 @@ def merge_hooks(settings: dict[str, Any], command: str, path: Path) -> tuple[dic
 
 def strip_hooks(settings: dict[str, Any], path: Path) -> tuple[dict[str, Any], list[str]]:
     """``settings`` without any hook of ours (on any event), and what was removed. Groups,
-    events and ``hooks`` that only our entries filled go too."""
+    events and ``hooks`` that only our entries filled go too. An event in a form this version
+    does not know (a newer CLI's, another tool's) holds none of ours: it is left as it is,
+    so that what ``install`` accepted can always be taken out again."""
     new = copy.deepcopy(settings)
     hooks = _hooks_of(new, path)
     if not hooks:
         return new, []
     changes: list[str] = []
     for event in list(hooks):
-        groups = _groups(hooks, event, path)
+        try:
+            groups = _groups(hooks, event, path)
+        except UserError:
+            continue
         kept_groups = []
         touched = False
         for group in groups:
