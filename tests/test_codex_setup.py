@@ -97,6 +97,21 @@ def test_install_keeps_every_entry_reruns_byte_identical_and_uninstalls_exactly(
     assert code == 0 and "nothing changed" in out and config.read_text(encoding="utf-8") == PERSONAL
 
 
+def test_files_without_a_final_newline_come_back_byte_for_byte(home: Path, tmp_path: Path) -> None:
+    """The blocks go on lines of their own, so setup ends the person's last line; uninstall
+    takes that newline back out (an editor that never writes one leaves such files)."""
+    config, guide = home / "config.toml", home / "AGENTS.md"
+    original = PERSONAL.rstrip("\n").encode(), b"# My rules\nAnswer in English."
+    config.write_bytes(original[0])
+    guide.write_bytes(original[1])
+    code, _, err = setup(home, tmp_path / "memory.db")
+    assert code == 0, err
+    assert b"English.\n<!-- >>> madohub-memory" in guide.read_bytes()
+    code, _, err = setup(home, tmp_path / "memory.db", "--uninstall")
+    assert code == 0, err
+    assert (config.read_bytes(), guide.read_bytes()) == original
+
+
 def test_a_fresh_codex_home_and_json_output(home: Path, tmp_path: Path) -> None:
     env = {**os.environ, "CODEX_HOME": str(home / "new"), "HOME": str(tmp_path / "nobody")}
     done = invoke("--db", str(tmp_path / "m.db"), "--json", "setup", "codex", env=env)

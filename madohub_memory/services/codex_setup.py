@@ -37,7 +37,14 @@ import tomlkit
 
 from madohub_memory.core.errors import UserError
 from madohub_memory.services.agent_guide import remember_guide, shell_command
-from madohub_memory.services.config_files import Block, backup, insert_at, read_text, write_atomic
+from madohub_memory.services.config_files import (
+    Block,
+    backup,
+    insert_at,
+    read_text,
+    without_added_newline,
+    write_atomic,
+)
 
 MCP_NAME = "madohub"
 NOTIFY_COMMAND = "codex-notify"
@@ -352,6 +359,7 @@ class CodexSetup:
             report.changes.append(Change(self.config, "restored" if kept else "removed",
                                          f"notify{' (yours, as it was)' if kept else ''}"))
         if new_text != text:
+            new_text = without_added_newline(self.config, new_text)
             try:
                 tomllib.loads(new_text)
             except tomllib.TOMLDecodeError as exc:
@@ -365,7 +373,7 @@ class CodexSetup:
                 continue
             if guide is None or GUIDE_BLOCK.span(guide) is None:
                 continue
-            remaining = GUIDE_BLOCK.remove(guide)
+            remaining = without_added_newline(path, GUIDE_BLOCK.remove(guide))
             if remaining:
                 self._write(path, remaining, report)
             else:  # the file held only the guide: setup created it

@@ -101,6 +101,21 @@ def insert_at(text: str, offset: int, block_text: str) -> str:
     return head + block_text + text[offset:]
 
 
+def without_added_newline(path: Path, text: str) -> str:
+    """``text`` (what removing our blocks left) without the final newline :func:`insert_at`
+    gave a last line that had none, when a backup shows the file had none: the person's own
+    bytes back, not ours."""
+    if not text.endswith("\n"):
+        return text
+    for saved in backups(path):
+        try:
+            if saved.read_text(encoding="utf-8") == text[:-1]:
+                return text[:-1]
+        except (OSError, UnicodeDecodeError):
+            continue
+    return text
+
+
 def backup_path(path: Path, now: datetime | None = None) -> Path:
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S")
     candidate = path.with_name(f"{path.name}.madohub-{stamp}.bak")
