@@ -236,6 +236,26 @@ def test_doctor_reports_the_integration(tmp_path: Path) -> None:
     assert still["ok"] is True
 
 
+def test_doctor_right_after_setup_before_any_session_reports_the_integration(tmp_path: Path) -> None:
+    """The README's order: setup, then doctor. No session has created the database yet: that
+    is said on one line and the integration is still checked (and nothing is created)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "MADOHUB", "ANTHROPIC", "XDG_DATA"))}
+    env.update(HOME=str(tmp_path), PATH=f"{VENV_BIN}:/usr/bin:/bin")
+    assert run(tmp_path).returncode == 0
+    done = subprocess.run([sys.executable, "-m", "madohub_memory", "doctor"], capture_output=True, text=True,
+                          env=env, timeout=240, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("--") and "database: none yet at ~/.local/share/madohub-memory/memory.db" in lines[0]
+    assert any(line.startswith("ok") and "Claude Code hooks: SessionStart, Stop" in line for line in lines)
+    assert any(line.startswith("ok") and "Claude Code MCP server: madohub" in line for line in lines)
+    assert not (tmp_path / ".local" / "share" / "madohub-memory" / "memory.db").exists()
+    # a --db naming a file that is not there is still one sentence and exit status 1, after the checks
+    typo = subprocess.run([sys.executable, "-m", "madohub_memory", "doctor", "--db", str(tmp_path / "memroy.db")],
+                          capture_output=True, text=True, env=env, timeout=240, cwd=tmp_path)
+    assert typo.returncode == 1 and "There is no database at" in typo.stderr and "Claude Code hooks" in typo.stdout
+
+
 def test_settings_kept_in_a_dotfiles_repository_stay_a_link(tmp_path: Path) -> None:
     dotfiles = tmp_path / "dotfiles" / "claude-settings.json"
     dotfiles.parent.mkdir()

@@ -27,9 +27,23 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    with open_services(args, create=False, check=False) as svc:
-        report = svc.backup.doctor()
-    lines = [f"{_MARKS[bool(c['ok'])]}  {c['check']}: {c['detail']}" for c in report["checks"]]
+    from madohub_memory.core.errors import MissingDatabaseError
+
+    missing: MissingDatabaseError | None = None
+    try:
+        with open_services(args, create=False, check=False) as svc:
+            report = svc.backup.doctor()
+    except MissingDatabaseError as exc:
+        # Right after `setup`, before the first session, there is no database yet: the agents'
+        # set-up is still what the person wants checked. A --db (or $MADOHUB_DB) naming a file
+        # that is not there is more likely a typo: said as one sentence, with exit status 1.
+        if args.no_agents:
+            raise
+        missing = exc
+        report = {"ok": True, "checks": [{"check": "database", "ok": None, "detail": (
+            f"none yet at {_default_db()}: the first agent session (or `madohub-memory remember`) creates it")}]}
+    lines = [f"{_MARKS[None if c['ok'] is None else bool(c['ok'])]}  {c['check']}: {c['detail']}"
+             for c in report["checks"]]
     if not args.no_agents:
         from madohub_memory.cli.hook_cmd import log_path
         from madohub_memory.services.claude_code_status import status
@@ -46,8 +60,19 @@ def _doctor(args: argparse.Namespace) -> int:
         advice = f"restore a backup: madohub-memory restore {report['latest_backup'] or 'FILE'}"
         lines.append(f"The database is damaged: {advice}.")
         report["advice"] = advice
+    if missing is not None and (args.db or os.environ.get("MADOHUB_DB")):
+        if len(lines) > 1 and not args.json:
+            emit(args, None, "\n".join(lines[1:]))  # the agents' checks, then the one sentence
+        raise missing
     emit(args, report, "\n".join(lines))
     return 0 if report["ok"] else 1
+
+
+def _default_db() -> str:
+    from madohub_memory.core.paths import default_db_path
+    from madohub_memory.services.config_files import shown_path
+
+    return shown_path(default_db_path())
 
 
 def _codex_integration() -> dict[str, Any] | None:
