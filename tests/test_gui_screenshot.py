@@ -59,3 +59,16 @@ def test_screenshot_json_reports_the_nearest_memory_from_the_helper_process(tmp_
     shown = json.loads(result.stdout.splitlines()[-1])
     assert shown["screenshot"] == str(shot) and shown["nearest_settled"] is True
     assert shown["nearest"].startswith(f"#{memory} ") and "similarity" in shown["nearest"]
+
+
+@pytest.mark.parametrize("detach", [False, True])
+def test_without_a_display_the_dashboard_says_so_in_one_sentence(tmp_path, detach):
+    """Over SSH: Qt would abort the process (exit 134, its own plugin messages), and --detach
+    (the Claude Code plugin's /madohub-memory:review) would report a window that died at once."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(MADOHUB_DB=str(tmp_path / "memory.db"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    result = subprocess.run([sys.executable, "-m", "madohub_memory", "gui", *(["--detach"] if detach else [])],
+                            capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith("madohub-memory: There is no display here") and len(
+        result.stderr.strip().splitlines()) == 1

@@ -26,11 +26,26 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _gui(args: argparse.Namespace) -> int:
+    if not args.screenshot:
+        _require_display()
     if args.detach and not args.screenshot:
         return _detached(args)
     from madohub_memory.gui.app import run
 
     return run(args)
+
+
+def _require_display() -> None:
+    """One sentence, before Qt aborts the process with its own messages (and before ``--detach``
+    reports a window opening that dies at once): there is no display to show a window on."""
+    if not sys.platform.startswith("linux") or any(
+            os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return
+    from madohub_memory.core.errors import UserError
+
+    raise UserError("There is no display here (DISPLAY and WAYLAND_DISPLAY are unset: an SSH session?), so the "
+                    "dashboard cannot open; review with madohub-memory pending, approve ID and reject ID, or "
+                    "render it with gui --screenshot FILE.png.")
 
 
 def _detached(args: argparse.Namespace) -> int:

@@ -2991,6 +2991,10 @@ Basis: {stage}; confidence: {level}
         <source>{path} is read-only; make it writable (chmod u+w) and run this again, or make the change yourself; nothing was changed.</source>
         <translation>{path} 是只读的；请先设为可写（chmod u+w）再运行，或自行修改；未做任何更改。</translation>
     </message>
+    <message>
+        <source>There is no display here (DISPLAY and WAYLAND_DISPLAY are unset: an SSH session?), so the dashboard cannot open; review with madohub-memory pending, approve ID and reject ID, or render it with gui --screenshot FILE.png.</source>
+        <translation>这里没有显示器（DISPLAY 和 WAYLAND_DISPLAY 都未设置：是 SSH 会话吗？），所以无法打开仪表板；请用 madohub-memory pending、approve ID 和 reject ID 审核，或用 gui --screenshot FILE.png 渲染。</translation>
+    </message>
 </context>
 <context>
     <name>AdvancedTab</name>
