@@ -113,6 +113,23 @@ def test_headings_as_models_write_them() -> None:
     assert find_section("We talked about memory candidates in the queue.\n- fact | workspace | Not a section.") is None
 
 
+def test_lines_as_models_write_them_in_chinese_or_with_dashes() -> None:
+    """Full-width bars (a model writing the sentence in Chinese may keep to full-width
+    punctuation) and en/em dash bullets are the same form; the kind and scope are still checked."""
+    section = find_section(summary(
+        "- preference ｜ persona ｜ 用户要求所有回复都用中文。",
+        "– pattern | workspace | The shop runs make lint before every commit.",
+        "— decision ｜ workspace ｜ 订单服务改用 PostgreSQL，因为需要事务和行级锁｜并且要支持行级锁。",
+        "- 偏好 ｜ persona ｜ 种类写成中文的行仍然跳过。",
+    ))
+    assert section is not None
+    assert [(c.kind, c.scope, c.sentence) for c in section.lines] == [
+        ("preference", "persona", "用户要求所有回复都用中文。"),
+        ("pattern", "workspace", "The shop runs make lint before every commit."),
+        ("decision", "workspace", "订单服务改用 PostgreSQL，因为需要事务和行级锁｜并且要支持行级锁。")]
+    assert [why for _, why in section.skipped] == ["unknown kind '偏好'"]
+
+
 def test_secrets_are_masked_and_instructions_flagged() -> None:
     section = find_section(summary(
         "- fact | workspace | The staging deploy key is AKIAIOSFODNN7EXAMPLE and lives in CI.",

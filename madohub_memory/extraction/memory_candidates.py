@@ -59,7 +59,7 @@ _HEADING_LINE = re.compile(
 )
 _ANALYSIS_END = re.compile(r"</analysis>", re.IGNORECASE)
 _OTHER_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s|</?summary>|\*\*[^*]+\*\*\s*[:：]?\s*$)", re.IGNORECASE)
-_BULLET = re.compile(r"^\s*(?:[-*•·+]|\d{1,3}\s*[.)、])\s*")
+_BULLET = re.compile(r"^\s*(?:[-*•·+–—]|\d{1,3}\s*[.)、])\s*")
 _MARKS = re.compile(r"\*\*|__|`")
 _NONE = re.compile(r"^(?:none|nothing|n/?a|无|没有)\.?$", re.IGNORECASE)
 _SCOPE = re.compile(r"^(workspace|persona)(?::\S.*)?$")
@@ -146,12 +146,14 @@ def find_section(text: str) -> Section | None:
 
 def _item_shaped(line: str) -> bool:
     stripped = line.strip()
-    return bool(_BULLET.match(stripped)) or stripped.startswith("|") or "|" in stripped
+    return bool(_BULLET.match(stripped)) or "|" in stripped or "｜" in stripped
 
 
 def _parse_line(raw: str, number: int) -> CandidateLine | str:
     """A line, or why it is skipped ("none" for an explicit "- none")."""
     body = _BULLET.sub("", raw.strip(), count=1).strip()
+    if "|" not in body:  # full-width bars, as a model writing Chinese may put them
+        body = body.replace("｜", "|", 2)
     if body.startswith("|"):  # a markdown table row
         body = body.strip("|").strip()
     if _NONE.match(_MARKS.sub("", body).strip()):
