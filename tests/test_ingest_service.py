@@ -272,4 +272,6 @@ def test_a_print_mode_session_gets_its_workspace_and_the_agents_remember_call_be
     ingest.ingest_paths([str(path)])
     turns = {c.id: c.turn_ids for c in svc.review.pending()}
     assert turns == {first.candidate_id: ["a1"], second.candidate_id: ["a1"], third.candidate_id: ["a3"]}
-    assert svc.turns.context("a1", radius=0)["turn"]["content"].startswith("[tool mcp__madohub__remember]")
+    assert svc.turns.context("a1", radius=0)["turn"]["content"] == (
+        "[tool mcp__madohub__remember] The demo app deploys with make deploy.\n"
+        f"[tool {plugin_tool}] User wants pnpm, not npm.")

@@ -91,7 +91,8 @@ def _short(text: str, limit: int) -> str:
 
 def _tool_input(name: str, data: Any) -> str:
     if isinstance(data, dict):
-        for key in ("command", "file_path", "path", "pattern", "url", "query", "description", "prompt"):
+        # "content": what a remember call proposes, shown as Codex calls are (not as JSON)
+        for key in ("command", "file_path", "path", "pattern", "url", "query", "description", "prompt", "content"):
             value = data.get(key)
             if isinstance(value, str) and value.strip():
                 return _short(value, _TOOL_INPUT_CHARS)
