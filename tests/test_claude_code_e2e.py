@@ -239,6 +239,22 @@ def test_setup_then_a_session_works_and_uninstall_leaves_the_settings_as_they_we
     assert marker.exists()
 
 
+def test_settings_that_disable_all_hooks_are_said_by_setup_and_doctor(user: ClaudeHome, server: AnthropicServer) -> None:
+    """``disableAllHooks: true``: the CLI runs none of our hooks, so setup and doctor must not
+    let the person believe memory works."""
+    settings = user.home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"disableAllHooks": true}\n')
+    done = user.setup()
+    assert "Warning: disableAllHooks is true in ~/.claude/settings.json: Claude Code runs no hook" in done.stdout
+    user.run("-p", "Hello.")
+    assert not user.log.exists()  # not one hook ran (each run logs a line, SessionStart included)
+    checks = json.loads(user.madohub("doctor", "--json").stdout)["integrations"]["claude-code"]
+    assert {"check": "Claude Code hooks run", "ok": False, "detail": "disableAllHooks is true in "
+            "~/.claude/settings.json: Claude Code runs no hook, ours included; set it to false for memory to "
+            "work"} in checks
+
+
 def test_the_claude_code_extraction_backend_runs_the_real_cli(
         user: ClaudeHome, server: AnthropicServer, svc: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     for key in ("HOME", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "DISABLE_AUTOUPDATER", "DISABLE_TELEMETRY",

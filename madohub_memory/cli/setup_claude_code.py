@@ -58,6 +58,8 @@ def describe(report: dict[str, Any], *, uninstall: bool) -> str:
         lines.append(f"MCP server madohub: not registered ({where}); nothing changed.")
     else:
         lines.append(f"MCP server madohub: {mcp.get('warning')}.")
+    if report.get("warning"):
+        lines.append(f"Warning: {report['warning']}.")
     if not uninstall and (report["changes"] or status in ("added", "updated")):
         lines.append("Start a new Claude Code session for it to take effect; `madohub-memory doctor` checks it.")
     return "\n".join(lines)

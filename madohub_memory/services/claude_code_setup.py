@@ -58,6 +58,30 @@ def settings_path(project: str | None = None) -> Path:
     return config_dir() / "settings.json"
 
 
+def hooks_disabled_in(project: str | None = None) -> list[Path]:
+    """The settings files (the user's; the project's and its ``settings.local.json``) that set
+    ``disableAllHooks``: Claude Code then runs no hook at all, ours included."""
+    files = [settings_path(None)]
+    if project is not None:
+        files += [settings_path(project), settings_path(project).with_name("settings.local.json")]
+    found = []
+    for path in files:
+        try:
+            settings, _ = config_files.read_json_object(path)
+        except UserError:
+            continue  # said elsewhere (setup refuses it, doctor reports it)
+        if settings.get("disableAllHooks") is True and path not in found:
+            found.append(path)
+    return found
+
+
+def disabled_warning(paths: list[Path]) -> str | None:
+    if not paths:
+        return None
+    return (f"disableAllHooks is true in {', '.join(shown_path(p) for p in paths)}: Claude Code runs no hook, "
+            "ours included; set it to false for memory to work")
+
+
 def mcp_config_path(project: str | None = None) -> Path:
     """Where Claude Code keeps the MCP servers of that scope (``claude mcp add`` writes there)."""
     if project is not None:
@@ -333,6 +357,9 @@ def install(project: str | None = None, db: str | None = None) -> dict[str, Any]
         report["backup"] = str(saved) if saved else None
         config_files.write_file(path, config_files.dump_json(new))
     report["mcp"] = _mcp_step(register_mcp, project, db)
+    warning = disabled_warning(hooks_disabled_in(project))
+    if warning:
+        report["warning"] = warning
     return report
 
 

@@ -28,6 +28,8 @@ from madohub_memory.services import config_files
 from madohub_memory.services.claude_code_setup import (
     HOOK_EVENTS,
     MCP_NAME,
+    disabled_warning,
+    hooks_disabled_in,
     is_our_hook,
     is_our_server,
     mcp_config_path,
@@ -86,6 +88,9 @@ def hook_checks(project: str | None = None, probe: bool = True) -> list[dict[str
         commands.update(found.values())
     if not checks:
         return [_check("Claude Code hooks", None, "not set up (`madohub-memory setup claude-code`)")]
+    disabled = disabled_warning(hooks_disabled_in(project))
+    if disabled:
+        checks.append(_check("Claude Code hooks run", False, disabled))
     for command in sorted(commands):
         checks.append(_probe_hook(command) if probe else _check("Claude Code hook command", None, command))
     return checks
