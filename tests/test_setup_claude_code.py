@@ -197,6 +197,19 @@ def test_project_settings_and_mcp_file(tmp_path: Path) -> None:
     assert not (project / ".claude" / "settings.json").exists() and not (project / ".mcp.json").exists()
 
 
+def test_a_mistyped_project_folder_or_project_for_codex_is_one_sentence(tmp_path: Path) -> None:
+    for args in (("--project", str(tmp_path / "shpo")), ("--project", str(tmp_path / "shpo"), "--uninstall")):
+        done = run(tmp_path, *args)
+        assert done.returncode == 1 and "There is no folder" in done.stderr and "nothing was changed" in done.stderr
+        assert not (tmp_path / "shpo").exists() and not (tmp_path / ".claude.json").exists()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEX", "MADOHUB"))}
+    env.update(HOME=str(tmp_path), PATH=f"{VENV_BIN}:/usr/bin:/bin")
+    codex = subprocess.run([sys.executable, "-m", "madohub_memory", "setup", "codex", "--project"],
+                           capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path)
+    assert codex.returncode == 1 and "--project is for claude-code" in codex.stderr
+    assert not (tmp_path / ".codex").exists()
+
+
 def test_a_password_in_db_never_reaches_a_settings_file(tmp_path: Path) -> None:
     done = run(tmp_path, "--db", "postgresql://wei:hunter2@db.example/team")
     assert done.returncode != 0 and "hunter2" not in done.stderr and not settings_file(tmp_path).exists()

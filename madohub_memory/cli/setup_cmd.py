@@ -25,5 +25,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _setup(args: argparse.Namespace) -> int:
+    if args.project is not None and args.target != "claude-code":
+        from madohub_memory.core.errors import UserError
+
+        raise UserError("--project is for claude-code: {target} reads its settings from one folder of yours "
+                        "(Codex: $CODEX_HOME, else ~/.codex); nothing was changed.", target=args.target)
     module = importlib.import_module(f"madohub_memory.cli.{TARGETS[args.target]}")
     return int(module.run(args))

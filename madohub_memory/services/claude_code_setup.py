@@ -58,6 +58,13 @@ def settings_path(project: str | None = None) -> Path:
     return config_dir() / "settings.json"
 
 
+def _check_project(project: str | None) -> None:
+    """A mistyped ``--project`` is one sentence, not a new folder holding our files."""
+    if project is not None and not Path(project).expanduser().is_dir():
+        raise UserError("There is no folder {project}: give the project's folder with --project (or run this in "
+                        "it); nothing was changed.", project=project)
+
+
 def hooks_disabled_in(project: str | None = None) -> list[Path]:
     """The settings files (the user's; the project's and its ``settings.local.json``) that set
     ``disableAllHooks``: Claude Code then runs no hook at all, ours included."""
@@ -345,6 +352,7 @@ def _write_back(path: Path, new: dict[str, Any]) -> dict[str, Any]:
 def install(project: str | None = None, db: str | None = None) -> dict[str, Any]:
     """Merge our hooks into the settings file and register the MCP server; returns a report
     (``changes``: one line per change; ``backup``; ``mcp``)."""
+    _check_project(project)
     path = settings_path(project)
     settings, _ = config_files.read_json_object(path)
     command = hook_command(db)
@@ -374,6 +382,7 @@ def _mcp_step(step: Any, *args: Any) -> dict[str, Any]:
 
 def uninstall(project: str | None = None) -> dict[str, Any]:
     """Remove our hooks (restoring the user's own bytes when possible) and our MCP server."""
+    _check_project(project)
     path = settings_path(project)
     settings, _ = config_files.read_json_object(path)
     new, changes = strip_hooks(settings, path)

@@ -2995,6 +2995,14 @@ Basis: {stage}; confidence: {level}
         <source>There is no display here (DISPLAY and WAYLAND_DISPLAY are unset: an SSH session?), so the dashboard cannot open; review with madohub-memory pending, approve ID and reject ID, or render it with gui --screenshot FILE.png.</source>
         <translation>这里没有显示器（DISPLAY 和 WAYLAND_DISPLAY 都未设置：是 SSH 会话吗？），所以无法打开仪表板；请用 madohub-memory pending、approve ID 和 reject ID 审核，或用 gui --screenshot FILE.png 渲染。</translation>
     </message>
+    <message>
+        <source>There is no folder {project}: give the project's folder with --project (or run this in it); nothing was changed.</source>
+        <translation>没有文件夹 {project}：请用 --project 指定项目文件夹（或在该文件夹中运行）；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>--project is for claude-code: {target} reads its settings from one folder of yours (Codex: $CODEX_HOME, else ~/.codex); nothing was changed.</source>
+        <translation>--project 只用于 claude-code：{target} 只从你的一个文件夹读取设置（Codex：$CODEX_HOME，否则 ~/.codex）；未做任何更改。</translation>
+    </message>
 </context>
 <context>
     <name>AdvancedTab</name>
