@@ -41,7 +41,11 @@ from _gold_match import (  # noqa: E402
 )
 
 GOLD = load_gold()
-EVAL_DEV = Path(os.environ.get("MADOHUB_EVAL_DEV") or Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev")
+# ../shared/eval/dev next to the repository, or next to the folder that holds a git worktree
+EVAL_DEV = Path(os.environ.get("MADOHUB_EVAL_DEV") or next(
+    (p / "shared" / "eval" / "dev" for p in Path(__file__).resolve().parents[1:4] if (p / "shared" / "eval" / "dev").is_dir()),
+    Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev",
+))
 FIELDS = {"id", "file", "conversation", "kind", "namespace", "content", "tier", "evidence", "keywords"}
 WORKSPACES = {
     "spotter", "alignment-hive", "gmail-automation",
