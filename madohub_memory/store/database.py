@@ -22,9 +22,17 @@ from madohub_memory.store import errors as db_errors
 from madohub_memory.store import open_checks
 from madohub_memory.store.files import create_private, ensure_private_dir, tighten
 from madohub_memory.store.migrations import migrate
+from madohub_memory.store.write_turns import YIELD_S, WriteTurns
 
 BUSY_TIMEOUT_MS = 5_000
 BUSY_GIVE_UP_S = 30.0  # BEGIN IMMEDIATE is retried this long before the one-sentence error
+# A writer that found the lock taken asks again every 2-6 ms (SQLite's own handler: every
+# 100 ms), so it is in within milliseconds of the holder's commit (write_turns.py).
+POLL_S = (0.002, 0.006)
+# A store that ended a transaction less than this ago is writing in a loop: before its next
+# one it lets writers already waiting go first. Another writer just tries, then waits its turn
+# (were it to yield too, two yielding writers could each wait for the other).
+LOOP_GAP_S = 1.0
 
 
 def busy_give_up_s() -> float:
@@ -45,6 +53,9 @@ class LockStats:
     max_hold_s = 0.0
     transactions = 0
     holds: ClassVar[list[float]] = []  # kept only while MADOHUB_LOCK_STATS is set (percentiles)
+    max_wait_s = 0.0  # the longest wait for the lock (another process held it)
+    yields = 0  # transactions begun after letting a waiting writer go first
+    yielded_s = 0.0
 
     @classmethod
     def add(cls, held_s: float) -> None:
@@ -52,6 +63,13 @@ class LockStats:
         cls.max_hold_s = max(cls.max_hold_s, held_s)
         if len(cls.holds) < 1_000_000 and os.environ.get("MADOHUB_LOCK_STATS"):
             cls.holds.append(held_s)
+
+    @classmethod
+    def waited(cls, wait_s: float, yielded_s: float) -> None:
+        cls.max_wait_s = max(cls.max_wait_s, wait_s)
+        if yielded_s:
+            cls.yields += 1
+            cls.yielded_s += yielded_s
 
     @classmethod
     def dump(cls) -> None:
@@ -67,7 +85,9 @@ class LockStats:
                 handle.write(json.dumps({
                     "pid": os.getpid(), "max_hold_ms": round(cls.max_hold_s * 1000, 1),
                     "p99_hold_ms": round(p99 * 1000, 1), "transactions": cls.transactions,
-                    "over_250ms": sum(1 for h in ordered if h > 0.25)}) + "\n")
+                    "over_250ms": sum(1 for h in ordered if h > 0.25),
+                    "max_wait_ms": round(cls.max_wait_s * 1000, 1), "yields": cls.yields,
+                    "yielded_ms": round(cls.yielded_s * 1000, 1)}) + "\n")
         except OSError:
             pass
 
@@ -118,6 +138,8 @@ class Store:
     """
 
     backend = "sqlite"  # PgStore (store/pg) says "postgresql"
+    _turns: WriteTurns | None = None  # waiting-writers marks beside the file (write_turns.py)
+    _last_end = -LOOP_GAP_S  # time.monotonic() when this store's last transaction ended
 
     def __init__(
         self, path: str | os.PathLike[str], *, migrate_schema: bool = True, create: bool = True,
@@ -142,6 +164,8 @@ class Store:
             self.readonly = not open_checks.writable(self.path)
             unclean = check and not self.readonly and open_checks.unclean_shutdown(self.path)
         self.conn = self._connect()
+        if not memory and not self.readonly:
+            self._turns = WriteTurns(self.path)  # writers of other processes take turns with this one
         open_checks.register(self.path)
         self._registered = True
         try:
@@ -278,6 +302,8 @@ class Store:
     def close(self) -> None:
         if getattr(self, "conn", None) is not None:
             self.conn.close()
+        if self._turns is not None:
+            self._turns.close()
         if self._registered:
             open_checks.unregister(self.path)
             self._registered = False
@@ -341,7 +367,8 @@ class Store:
             finally:
                 self._depth = 0
                 self._after_transaction()
-                LockStats.add(time.monotonic() - began)
+                self._last_end = time.monotonic()
+                LockStats.add(self._last_end - began)
 
     def _commit(self) -> None:
         """COMMIT the open transaction (rolled back, one sentence, when that fails). A server
@@ -355,24 +382,40 @@ class Store:
     def _after_transaction(self) -> None:
         """What a backend resets once a transaction has ended, committed or not."""
 
+    def writers_waiting(self) -> bool:
+        """Whether a writer of another process (or another store of this one) waits for the
+        write lock now: a loop that writes many items in one transaction ends it early at a
+        safe point when this is true (``services/batch_submit.py``). Cheap (two system calls)."""
+        return self._turns is not None and self._turns.others_waiting()
+
     def _begin(self, wait_s: float) -> None:
+        """``BEGIN IMMEDIATE``, taking turns with the writers of other processes
+        (:mod:`.write_turns`): a store writing in a loop first lets those already waiting go
+        (at most ``YIELD_S``); then try, and while the lock is taken, be marked as waiting and
+        ask again every few ms."""
         started = time.monotonic()
-        short = wait_s * 1000 < BUSY_TIMEOUT_MS
-        if short:
-            self.conn.execute(f"PRAGMA busy_timeout = {max(0, int(wait_s * 1000))}")
+        turns = self._turns
+        looping = started - self._last_end < LOOP_GAP_S
+        yielded = turns.let_waiters_go(min(YIELD_S, wait_s)) if turns is not None and looping else 0.0
+        marked = False
+        self.conn.execute("PRAGMA busy_timeout = 0")
         try:
             while True:
                 try:
                     self.conn.execute("BEGIN IMMEDIATE")
+                    LockStats.waited(time.monotonic() - started, yielded)
                     return
                 except sqlite3.OperationalError as exc:
                     waited = time.monotonic() - started
                     if not db_errors.is_busy(exc) or waited >= wait_s:
                         raise self._fail(exc, waited) from None
-                    time.sleep(_jitter(0.01, 0.1))
+                if not marked and turns is not None:
+                    marked = turns.mark_waiting()
+                time.sleep(min(_jitter(*POLL_S), max(0.0, wait_s - waited)))
         finally:
-            if short:
-                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if marked and turns is not None:
+                turns.unmark()
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
