@@ -219,7 +219,7 @@ class RecallService:
         query_vector: np.ndarray | None = None
         if mode != "keyword":
             cache = self.vectors()
-            index = cache.memory_index(store)
+            index = self._index(cache)
             query_vector = cache.embedder.encode([text])[0]
             vector = dict(index.search(query_vector, scope, vector_k))
         pool = set(vector)
@@ -236,6 +236,19 @@ class RecallService:
             sure = [_best(vector), _best(keyword)]
             vector.update(_cosines(index, query_vector, pool - set(vector)))
         return Signals(label, self.svc, vector, keyword, recall_rows.active_rows(store, sorted(pool)), sure)
+
+    def _index(self, cache: VectorCache) -> VectorIndex:
+        """The vector index brought up to date. Vectors of memories approved meanwhile are
+        computed and stored here; when another process keeps the lock longer than
+        :data:`RECORD_WAIT_S`, this recall answers with the index as it was (those memories are
+        found by keyword) and a later one stores them."""
+        store = self.svc.store
+        try:
+            with store.waits_at_most(RECORD_WAIT_S):
+                return cache.memory_index(store)
+        except DatabaseBusyError:
+            log.warning("recall answered without the vectors of new memories: the database stayed busy")
+            return cache.index
 
     def _keyword(
         self, text: str, scope: list[str] | None, limit: int, wanted: list[int]

@@ -140,6 +140,7 @@ class Store:
     backend = "sqlite"  # PgStore (store/pg) says "postgresql"
     _turns: WriteTurns | None = None  # waiting-writers marks beside the file (write_turns.py)
     _last_end = -LOOP_GAP_S  # time.monotonic() when this store's last transaction ended
+    _wait_cap: float | None = None  # set by waits_at_most(): no write waits longer for the lock
 
     def __init__(
         self, path: str | os.PathLike[str], *, migrate_schema: bool = True, create: bool = True,
@@ -334,6 +335,18 @@ class Store:
     # -- transactions -----------------------------------------------------------------
 
     @contextmanager
+    def waits_at_most(self, seconds: float) -> Iterator[None]:
+        """Within the block, a write waits at most ``seconds`` for another process's lock, then
+        raises :class:`DatabaseBusyError`: for writes a read does on the side (a recall storing
+        the vector of a memory approved meanwhile), which the reader skips rather than wait."""
+        previous = self._wait_cap
+        self._wait_cap = seconds if previous is None else min(previous, seconds)
+        try:
+            yield
+        finally:
+            self._wait_cap = previous
+
+    @contextmanager
     def transaction(self, wait_s: float | None = None) -> Iterator[sqlite3.Connection]:
         """A write transaction; nested calls join the outer one. Rolls back on any error.
 
@@ -351,7 +364,8 @@ class Store:
             if self.readonly:
                 raise db_errors.read_only(self.path)
             self.check_file()
-            self._begin(busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s()))
+            limit = busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s())
+            self._begin(limit if self._wait_cap is None else min(limit, self._wait_cap))
             self._depth = 1
             began = time.monotonic()
             try:
