@@ -196,6 +196,7 @@ def test_the_waiting_marks_file_is_private(db_path: Path) -> None:
         assert mode == 0o600
     finally:
         store.close()
+    assert not Path(f"{db_path}-writers").exists()  # gone with the last store, as -wal and -shm are
 
 
 def test_two_imports_of_one_file_at_once_both_succeed_without_duplicates(db_path: Path, tmp_path: Path) -> None:

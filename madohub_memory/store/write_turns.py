@@ -19,7 +19,8 @@ marked itself (two loops would each wait for the other); a writer arriving afres
 (:meth:`WriteTurns.others_waiting`, via ``Store.writers_waiting``).
 
 Liveness needs nothing more: a ``flock`` belongs to the open file, so a killed process's
-mark is gone at once, as its SQLite lock is. Where locks on files are not available
+mark is gone at once, as its SQLite lock is. The file is removed by the last store to close
+while nobody waits, as SQLite removes its ``-wal`` and ``-shm``. Where locks on files are not available
 (Windows, a folder that cannot be written), writers only poll faster, as before.
 """
 
@@ -47,8 +48,8 @@ _MARK_TRIES = 20  # a mark is refused only while another writer's check holds it
 class WriteTurns:
     """The waiting-writers marks of one database file, as one ``Store`` sees them."""
 
-    def __init__(self, db_path: Path) -> None:
-        self.path = Path(f"{db_path}{SUFFIX}")
+    def __init__(self, db_path: str | os.PathLike[str]) -> None:
+        self.path = Path(f"{os.fspath(db_path)}{SUFFIX}")
         self._mark_fd: int | None = None  # holds LOCK_SH while this store waits for the lock
         self._probe_fd: int | None = None  # tries LOCK_EX to see whether anyone waits
         self._broken = fcntl is None
@@ -56,8 +57,12 @@ class WriteTurns:
         self.yielded_s = 0.0
 
     def _ready(self) -> bool:
+        """The two descriptors open on the file that is at :attr:`path` now (another store's
+        close may have removed the one these were opened on: then they are opened anew)."""
         if self._broken:
             return False
+        if self._probe_fd is not None and not self._current():
+            self._close_fds()
         if self._probe_fd is None:
             try:
                 flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
@@ -65,10 +70,17 @@ class WriteTurns:
                 self._probe_fd = os.open(self.path, flags, 0o600)
                 tighten(self.path)  # made by an older umask, or by hand
             except OSError:  # a folder we may not write: no marks, writers only poll
-                self.close()
+                self._close_fds()
                 self._broken = True
                 return False
         return True
+
+    def _current(self) -> bool:
+        assert self._probe_fd is not None
+        try:
+            return os.stat(self.path).st_ino == os.fstat(self._probe_fd).st_ino
+        except OSError:
+            return False
 
     def others_waiting(self) -> bool:
         """Whether a writer (of any process, or another store of this one) waits for the lock."""
@@ -101,17 +113,20 @@ class WriteTurns:
 
     def mark_waiting(self) -> bool:
         """Say this store waits for the lock (until :meth:`unmark`). ``False`` when it cannot."""
-        if not self._ready() or fcntl is None:
-            return False
-        assert self._mark_fd is not None
         for _ in range(_MARK_TRIES):
+            if not self._ready() or fcntl is None:
+                return False
+            assert self._mark_fd is not None
             try:
                 fcntl.flock(self._mark_fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                return True
-            except BlockingIOError:  # another writer's check, held for microseconds
+            except BlockingIOError:  # another writer's check (microseconds), or a close removing the file
                 time.sleep(0.0005)
+                continue
             except OSError:
                 return False
+            if self._current():
+                return True
+            self.unmark()  # marked on a file just removed: mark on the one at the path
         return False
 
     def unmark(self) -> None:
@@ -122,6 +137,17 @@ class WriteTurns:
                 pass
 
     def close(self) -> None:
+        """Close; the file goes too when no writer waits (as SQLite removes ``-wal`` and ``-shm``
+        at the last close). One that opened it meanwhile notices and makes it anew (:meth:`_ready`)."""
+        if self._probe_fd is not None and fcntl is not None and self._current():
+            try:
+                fcntl.flock(self._probe_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                os.unlink(self.path)
+            except OSError:  # someone waits (or it is gone already): leave it
+                pass
+        self._close_fds()
+
+    def _close_fds(self) -> None:
         for fd in (self._mark_fd, self._probe_fd):
             if fd is not None:
                 try:
