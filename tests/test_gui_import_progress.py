@@ -122,10 +122,13 @@ def test_a_killed_imports_progress_is_not_shown_and_is_cleared(svc: Services) ->
     """A row left by a process that was killed is ignored at once and removed by the next writer."""
     dead = subprocess.run([sys.executable, "-c", "from madohub_memory.store.liveness import new_owner;"
                            " print(new_owner())"], capture_output=True, text=True, cwd=ROOT, check=True).stdout.strip()
-    WorkProgress(svc, "import", dead).update(done=5, total=10, file="gone.jsonl", force=True)
-    assert running(svc) == []
+    gone = WorkProgress(svc, "import", dead)
+    gone._written -= 5  # as if it had run for seconds
+    gone.update(done=5, total=10, file="gone.jsonl")
+    assert svc.store.scalar("SELECT COUNT(*) FROM work_progress") == 1 and running(svc) == []
     mine = WorkProgress(svc, "extract", "host|1|x|mine")
-    mine.update(done=1, total=2, force=True)
+    mine._written -= 5
+    mine.update(done=1, total=2)
     owners = [r[0] for r in svc.store.query("SELECT owner FROM work_progress")]
     assert owners == ["host|1|x|mine"]
     mine.finish()

@@ -44,7 +44,7 @@ def _transcript(path: Path, exchanges: int) -> Path:
 
 def test_an_import_shows_its_file_and_turns_then_goes(svc: Services, db_path: Path, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(progress_module, "EVERY_S", 0.0)  # every update written, to see each step
+    monkeypatch.setattr(progress_module, "EVERY_S", 0.0)  # every update written at once, to see each step
     watching = _Watching(db_path)
     summary = IngestService(svc, extractor=watching).ingest_paths([str(_transcript(tmp_path / "chat.jsonl", 5))])
     assert summary["candidates"]["new"] == 5
@@ -64,3 +64,10 @@ def test_a_failed_extraction_leaves_no_progress_behind(svc: Services, db_path: P
         IngestService(svc, extractor=watching).drain()  # the extraction job, its own row
     assert watching.seen[0][0]["work"] == "extract" and watching.seen[0][0]["total"] == 10
     assert running(svc) == [] and svc.store.query("SELECT * FROM work_progress") == []
+
+
+def test_a_short_import_writes_no_progress_at_all(svc: Services, db_path: Path, tmp_path: Path) -> None:
+    """The Stop hook imports a turn or two on every agent turn: no row, no extra transaction."""
+    watching = _Watching(db_path)
+    IngestService(svc, extractor=watching).ingest_paths([str(_transcript(tmp_path / "chat.jsonl", 2))])
+    assert watching.seen == [[], []]

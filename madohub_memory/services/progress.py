@@ -4,7 +4,8 @@ An import may run in the dashboard's own child process, in a terminal, or in the
 worker; the dashboard shows it in its status bar ("Importing chat.json (1 of 3): 1,200 of
 3,000 turns") by reading ``work_progress`` (m0015) whenever the database changes. The
 writer updates its row at most every :data:`EVERY_S` (a short transaction that takes its
-turn like any other) and removes it when the work ends, however it ends. A row whose process
+turn like any other), writes none for work that ends sooner, and removes it when the work
+ends, however it ends. A row whose process
 was killed is ignored by :func:`running` and removed by the next writer.
 """
 
@@ -28,7 +29,10 @@ STALE_S = 600.0  # a row of another host (liveness unknown) not updated for this
 
 class WorkProgress:
     """One running import or extraction's row. ``update`` often; it writes at most every
-    :data:`EVERY_S`. A failed write is logged and skipped: progress never fails the work."""
+    :data:`EVERY_S`, and nothing at all for work done within its first :data:`EVERY_S` (the
+    Stop hook imports a turn or two on every turn of an agent: no row for that). ``force``
+    writes a change at once once the row exists. A failed write is logged and skipped:
+    progress never fails the work."""
 
     def __init__(self, svc: Services, work: str, owner: str) -> None:
         self.svc = svc
@@ -37,7 +41,7 @@ class WorkProgress:
         self.done = 0
         self.total = 0
         self.detail: dict[str, Any] = {}
-        self._written = 0.0
+        self._written = time.monotonic()  # the first row is written once the work has run EVERY_S
         self._started = False
 
     def update(self, *, done: int | None = None, total: int | None = None, force: bool = False,
@@ -48,7 +52,7 @@ class WorkProgress:
             self.total = total
         self.detail.update(detail)
         now = time.monotonic()
-        if not force and now - self._written < EVERY_S:
+        if now - self._written < EVERY_S and not (force and self._started):
             return
         self._written = now
         if self.svc.store.readonly:
