@@ -133,3 +133,17 @@ def test_a_killed_imports_progress_is_not_shown_and_is_cleared(svc: Services) ->
     assert owners == ["host|1|x|mine"]
     mine.finish()
     assert svc.store.query("SELECT owner FROM work_progress") == []
+
+
+def test_the_note_words_each_kind_of_work(qtbot, db_path, tmp_path, clock):
+    Services.open(db_path).close()
+    with open_window(qtbot, db_path, tmp_path, clock) as win:
+        describe = win.import_note.describe
+        assert describe({"work": "import", "done": 1200, "total": 6000,
+                         "detail": {"file": "a.json", "index": 2, "files": 3}}) == \
+            "Importing a.json (file 2 of 3): 1,200 of 6,000 turns"
+        assert describe({"work": "import", "done": 0, "total": 0, "detail": {"file": "b.jsonl"}}) == \
+            "Importing b.jsonl: reading…"
+        assert describe({"work": "extract", "done": 5, "total": 9, "detail": {}}) == \
+            "Extracting candidates: 5 of 9 turns"
+        assert describe({"work": "embed", "done": 10, "total": 300, "detail": {}}) == "Working (embed): 10 / 300"

@@ -108,6 +108,9 @@ class ImportNote(QWidget):
                  else self.tr("reading…"))
         if row.get("work") == "extract":
             return self.tr("Extracting candidates: %1").replace("%1", turns)
+        if row.get("work") != "import":  # a loop added later (re-embedding...): its word and numbers
+            count = f"{done:,} / {total:,}" if total else self.tr("reading…")
+            return self.tr("Working (%1): %2").replace("%1", str(row.get("work"))).replace("%2", count)
         name = str(detail.get("file") or "")
         files = int(detail.get("files") or 1)
         if files > 1:

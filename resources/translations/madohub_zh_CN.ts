@@ -2970,5 +2970,9 @@ Basis: {stage}; confidence: {level}
         <source>Importing %1: %2</source>
         <translation>正在导入 %1：%2</translation>
     </message>
+    <message>
+        <source>Working (%1): %2</source>
+        <translation>正在处理（%1）：%2</translation>
+    </message>
 </context>
 </TS>

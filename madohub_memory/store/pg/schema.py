@@ -43,7 +43,7 @@ _TRANSFER_STATE = """source_id TEXT NOT NULL, table_name TEXT NOT NULL, last_key
         copied BIGINT NOT NULL DEFAULT 0, done BIGINT NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
         source TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL, PRIMARY KEY (source_id, table_name)"""
 
-_WORK_PROGRESS = """owner TEXT PRIMARY KEY, work TEXT NOT NULL CHECK (work IN ('import', 'extract')),
+_WORK_PROGRESS = """owner TEXT PRIMARY KEY, work TEXT NOT NULL,
         done BIGINT NOT NULL DEFAULT 0, total BIGINT NOT NULL DEFAULT 0, detail TEXT NOT NULL DEFAULT '{}',
         started_at TEXT NOT NULL, updated_at TEXT NOT NULL"""
 
