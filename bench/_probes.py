@@ -82,9 +82,19 @@ MCP_CLIENT = textwrap.dedent("""
 
 
 def env_for(code: Path, **extra: str) -> dict[str, str]:
+    """The environment of every process of a run. The model caches go to a folder of this
+    checkout's own: on a machine shared by several installations the user cache keeps two
+    builds per model, so another installation's process may evict this one's, and a probe then
+    spends 10-20 s rebuilding it (seen in a run: two probes of 19 and 24 s, none waiting for
+    the lock)."""
+    import tempfile
+    import zlib
+
     env = dict(os.environ)
     env["PYTHONPATH"] = str(code)
     env.pop("MADOHUB_DB", None)
+    env.setdefault("MADOHUB_CACHE_DIR", str(Path(tempfile.gettempdir())
+                                            / f"madohub-bench-cache-{zlib.crc32(str(code).encode()):08x}"))
     env.update(extra)
     return env
 
