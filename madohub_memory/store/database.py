@@ -54,6 +54,7 @@ class LockStats:
     transactions = 0
     holds: ClassVar[list[float]] = []  # kept only while MADOHUB_LOCK_STATS is set (percentiles)
     max_wait_s = 0.0  # the longest wait for the lock (another process held it)
+    waited_s = 0.0  # every wait for the lock, added up (with the yields)
     yields = 0  # transactions begun after letting a waiting writer go first
     yielded_s = 0.0
 
@@ -67,6 +68,7 @@ class LockStats:
     @classmethod
     def waited(cls, wait_s: float, yielded_s: float) -> None:
         cls.max_wait_s = max(cls.max_wait_s, wait_s)
+        cls.waited_s += wait_s
         if yielded_s:
             cls.yields += 1
             cls.yielded_s += yielded_s
@@ -86,7 +88,8 @@ class LockStats:
                     "pid": os.getpid(), "max_hold_ms": round(cls.max_hold_s * 1000, 1),
                     "p99_hold_ms": round(p99 * 1000, 1), "transactions": cls.transactions,
                     "over_250ms": sum(1 for h in ordered if h > 0.25),
-                    "max_wait_ms": round(cls.max_wait_s * 1000, 1), "yields": cls.yields,
+                    "max_wait_ms": round(cls.max_wait_s * 1000, 1), "waited_ms": round(cls.waited_s * 1000, 1),
+                    "yields": cls.yields,
                     "yielded_ms": round(cls.yielded_s * 1000, 1)}) + "\n")
         except OSError:
             pass
