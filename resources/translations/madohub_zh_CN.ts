@@ -1410,27 +1410,6 @@ Basis: {stage}; confidence: {level}
         <source>Claude Code projects folder</source>
         <translation>Claude Code 项目文件夹</translation>
     </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="86"/>
-        <source>Importing transcripts…</source>
-        <translation>正在导入对话记录…</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="116"/>
-        <location filename="../../madohub_memory/gui/welcome.py" line="122"/>
-        <source>The import failed.</source>
-        <translation>导入失败。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="120"/>
-        <source>Imported %1 new turns.</source>
-        <translation>已导入 %1 个新轮次。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="127"/>
-        <source>Could not start the import: %1</source>
-        <translation>无法启动导入：%1</translation>
-    </message>
 </context>
 <context>
     <name>Errors</name>
