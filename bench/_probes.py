@@ -190,6 +190,14 @@ class Prober:
         self.mcp.close()
 
 
+def _running(proc: subprocess.Popen[str]) -> bool:
+    """Whether ``proc`` still runs, without reaping it (its CPU time is read when it is)."""
+    try:
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
+
+
 def during(prober: Prober, proc: subprocess.Popen[str], interval: float, first_after: float = 1.0) -> list[dict[str, Any]]:
     """Start a probe every ``interval`` seconds (kinds in turn, each on its own thread) until
     ``proc`` exits; returns every probe started while it ran, with its start time."""
@@ -198,7 +206,7 @@ def during(prober: Prober, proc: subprocess.Popen[str], interval: float, first_a
     started = time.perf_counter()
     number = 0
     time.sleep(first_after)
-    while proc.poll() is None:
+    while _running(proc):
         kind = KINDS[number % len(KINDS)]
         number += 1
         at = time.perf_counter() - started
@@ -210,7 +218,7 @@ def during(prober: Prober, proc: subprocess.Popen[str], interval: float, first_a
         thread.start()
         threads.append(thread)
         deadline = time.perf_counter() + interval
-        while proc.poll() is None and time.perf_counter() < deadline:
+        while _running(proc) and time.perf_counter() < deadline:
             time.sleep(0.05)
     for thread in threads:
         thread.join(900)
