@@ -198,13 +198,15 @@ def _running(proc: subprocess.Popen[str]) -> bool:
         return False
 
 
-def during(prober: Prober, proc: subprocess.Popen[str], interval: float, first_after: float = 1.0) -> list[dict[str, Any]]:
-    """Start a probe every ``interval`` seconds (kinds in turn, each on its own thread) until
-    ``proc`` exits; returns every probe started while it ran, with its start time."""
+def during(prober: Prober, proc: subprocess.Popen[str], interval: float, first_after: float = 1.0,
+           first_kind: int = 0) -> list[dict[str, Any]]:
+    """Start a probe every ``interval`` seconds (kinds in turn from ``first_kind``, each on its
+    own thread) until ``proc`` exits; returns every probe started while it ran, with its start
+    time. A repeated short write goes on with the next kind, so that every kind is sampled."""
     results: list[dict[str, Any]] = []
     threads: list[threading.Thread] = []
     started = time.perf_counter()
-    number = 0
+    number = first_kind
     time.sleep(first_after)
     while _running(proc):
         kind = KINDS[number % len(KINDS)]
@@ -273,7 +275,7 @@ def _lock_stats(path: Path, pid: int) -> dict[str, Any]:
 
 def scenario(code: Path, folder: Path, name: str, command: Callable[[Path], list[str]], *,
              settings: dict[str, Any] | None = None, interval: float, rounds: int, idle_rounds: int,
-             min_probes: int, turns_of: Callable[[Path], int], max_rounds: int = 10) -> dict[str, Any]:
+             min_probes: int, turns_of: Callable[[Path], int], max_rounds: int = 16) -> dict[str, Any]:
     """``rounds`` writes with probes (more, up to ``max_rounds``, until ``min_probes`` probes
     ran during them) and one without, each on a freshly seeded store."""
     template = folder / f"{name}-seeded.db"
@@ -288,14 +290,14 @@ def scenario(code: Path, folder: Path, name: str, command: Callable[[Path], list
         shutil.copy(template, db)
         return db
 
-    def timed(db: Path, prober: Prober | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def timed(db: Path, prober: Prober | None, first_kind: int = 0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         stats = folder / f"{db.name}.lockstats"
         errors = folder / f"{db.name}.stderr"
         started = time.perf_counter()
         with open(errors, "w") as err_file:  # files, not pipes: a full pipe would stall the writer
             proc = subprocess.Popen(command(db), env=env_for(code, MADOHUB_LOCK_STATS=str(stats)), cwd=code,
                                     stdout=subprocess.DEVNULL, stderr=err_file, text=True)
-            probes = during(prober, proc, interval) if prober is not None else []
+            probes = during(prober, proc, interval, first_kind=first_kind) if prober is not None else []
             _pid, status, usage = os.wait4(proc.pid, 0)  # its CPU time too: the machine is shared
             proc.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.perf_counter() - started
@@ -320,7 +322,7 @@ def scenario(code: Path, folder: Path, name: str, command: Callable[[Path], list
         prober = Prober(code, db, pending)
         try:
             idle += prober.idle(idle_rounds)
-            run, found = timed(db, prober)
+            run, found = timed(db, prober, first_kind=len(probes))
         finally:
             prober.close()
         runs.append(run)
