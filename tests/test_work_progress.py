@@ -71,3 +71,27 @@ def test_a_short_import_writes_no_progress_at_all(svc: Services, db_path: Path, 
     watching = _Watching(db_path)
     IngestService(svc, extractor=watching).ingest_paths([str(_transcript(tmp_path / "chat.jsonl", 2))])
     assert watching.seen == [[], []]
+
+
+def test_a_quitting_process_ends_its_extraction_after_the_pass_it_is_in(svc: Services, db_path: Path,
+                                                                       tmp_path: Path) -> None:
+    """The dashboard quits while its extraction job works through an import's turns: what
+    finished is stored, the other claims are given back at once, the job returns."""
+    from madohub_memory.services import stopping
+    from madohub_memory.store import ingest as ingest_rows
+
+    _transcript(tmp_path / "chat.jsonl", 6)
+    svc.ingest.ingest_paths([str(tmp_path / "chat.jsonl")], extract=False)
+
+    class QuitAfterOnePass(_Watching):
+        def extract(self, turns: list[TurnView], *, mode: str, namespace: str | None) -> list[CandidateDraft]:
+            stopping.request_stop()
+            return super().extract(turns, mode=mode, namespace=namespace)
+
+    try:
+        counts = IngestService(svc, extractor=QuitAfterOnePass(db_path)).drain()
+    finally:
+        stopping._STOP.clear()
+    states = ingest_rows.count_by_state(svc.store)
+    assert counts["turns"] == 2 and counts["new"] == 1  # one pass: one exchange
+    assert states == {"done": 2, "pending": 10} and ingest_rows.claim_owners(svc.store) == []

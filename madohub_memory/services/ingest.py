@@ -31,6 +31,7 @@ from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
 from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding
 from madohub_memory.services.progress import WorkProgress
+from madohub_memory.services.stopping import stop_requested
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
 from madohub_memory.store.redaction import redact_text
@@ -162,7 +163,7 @@ class IngestService:
         index = 0
         self._work = work = WorkProgress(self.svc, "import", self.owner)  # the dashboard's status bar reads it
         try:
-            while index < len(queue):
+            while index < len(queue) and not stop_requested():
                 path = queue[index]
                 index += 1
                 real = os.path.realpath(path)
@@ -466,6 +467,8 @@ class IngestService:
                     embedding.add(found)
                     if work is not None:
                         work.update(done=counts["turns"] + len(done))
+                    if stop_requested():  # the process is quitting: store what finished, give the rest back
+                        break
                     # The groups embedded so far are submitted between passes, not after them all.
                     while embedding.embedded() - submitted >= SUBMIT_GROUP:
                         submitted = self._submit(drafts, submitted, submitted + SUBMIT_GROUP, embedding, counts,
@@ -479,7 +482,7 @@ class IngestService:
                         ingest_rows.finish_turns(store, done[start:start + WRITE_CHUNK], self.owner, "done", now)
                 if failure is not None:
                     raise failure  # the turns whose pass did not finish are released below
-                if deferred:  # back to pending for a later pass (a sighting is never counted twice)
+                if deferred or stop_requested():  # back to pending (a sighting is never counted twice)
                     with store.transaction():
                         ingest_rows.release_claims(store, self.owner)
             except BaseException:
@@ -492,8 +495,8 @@ class IngestService:
             finally:
                 embedding.close()
             counts["turns"] += len(done)
-            if deferred:
-                break  # not again in this drain: the store is still away
+            if deferred or stop_requested():
+                break  # not again in this drain: the store is still away, or the process quits
 
     def _submit(self, drafts: list[CandidateDraft], start: int, end: int, embedding: DraftEmbedding,
                 counts: dict[str, int], passes: list[list[str]], deferred: set[str]) -> int:
