@@ -95,3 +95,28 @@ def test_a_quitting_process_ends_its_extraction_after_the_pass_it_is_in(svc: Ser
     states = ingest_rows.count_by_state(svc.store)
     assert counts["turns"] == 2 and counts["new"] == 1  # one pass: one exchange
     assert states == {"done": 2, "pending": 10} and ingest_rows.claim_owners(svc.store) == []
+
+
+def test_the_extraction_job_waits_while_another_process_imports(svc: Services, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from madohub_memory.services.job_catalog import drain
+    from madohub_memory.services.progress import WorkProgress
+    from madohub_memory.store import ingest as ingest_rows
+
+    _transcript(tmp_path / "chat.jsonl", 3)
+    svc.ingest.ingest_paths([str(tmp_path / "chat.jsonl")], extract=False)
+    importer = subprocess.Popen([sys.executable, "-c", "import sys, time; from madohub_memory.store.liveness import"
+                                 " new_owner; print(new_owner(), flush=True); time.sleep(60)"],
+                                stdout=subprocess.PIPE, text=True)
+    try:
+        assert importer.stdout is not None
+        elsewhere = WorkProgress(svc, "import", importer.stdout.readline().strip())
+        elsewhere._written -= 5  # it has run for a while
+        elsewhere.update(done=10, total=600, file="big.jsonl")
+        assert drain(svc) == 0 and ingest_rows.count_by_state(svc.store) == {"pending": 6}
+    finally:
+        importer.kill()
+        importer.communicate()
+    assert drain(svc) == 6  # the import's process is gone: the job goes on
