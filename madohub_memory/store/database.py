@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from madohub_memory.core.errors import (
     DamagedDatabaseError,
@@ -22,7 +22,9 @@ from madohub_memory.store import errors as db_errors
 from madohub_memory.store import open_checks
 from madohub_memory.store.files import create_private, ensure_private_dir, tighten
 from madohub_memory.store.migrations import migrate
-from madohub_memory.store.write_turns import YIELD_S, WriteTurns
+
+if TYPE_CHECKING:
+    from madohub_memory.store.write_turns import WriteTurns
 
 BUSY_TIMEOUT_MS = 5_000
 BUSY_GIVE_UP_S = 30.0  # BEGIN IMMEDIATE is retried this long before the one-sentence error
@@ -141,7 +143,8 @@ class Store:
     """
 
     backend = "sqlite"  # PgStore (store/pg) says "postgresql"
-    _turns: WriteTurns | None = None  # waiting-writers marks beside the file (write_turns.py)
+    _turns: WriteTurns | None = None  # waiting-writers marks beside the file (write_turns.py), on first write
+    _takes_turns = False  # a file this store may write: its writers take turns with other processes
     _last_end = -LOOP_GAP_S  # time.monotonic() when this store's last transaction ended
     _wait_cap: float | None = None  # set by waits_at_most(): no write waits longer for the lock
 
@@ -168,8 +171,7 @@ class Store:
             self.readonly = not open_checks.writable(self.path)
             unclean = check and not self.readonly and open_checks.unclean_shutdown(self.path)
         self.conn = self._connect()
-        if not memory and not self.readonly:
-            self._turns = WriteTurns(self.path)  # writers of other processes take turns with this one
+        self._takes_turns = not memory and not self.readonly  # with other processes' writers (write_turns.py)
         open_checks.register(self.path)
         self._registered = True
         try:
@@ -399,11 +401,20 @@ class Store:
     def _after_transaction(self) -> None:
         """What a backend resets once a transaction has ended, committed or not."""
 
+    def _write_turns(self) -> WriteTurns | None:
+        """The waiting-writers marks, made at the first write (a read command never loads them)."""
+        if self._turns is None and self._takes_turns:
+            from madohub_memory.store.write_turns import WriteTurns
+
+            self._turns = WriteTurns(self.path)
+        return self._turns
+
     def writers_waiting(self) -> bool:
         """Whether a writer of another process (or another store of this one) waits for the
         write lock now: a loop that writes many items in one transaction ends it early at a
         safe point when this is true (``services/batch_submit.py``). Cheap (two system calls)."""
-        return self._turns is not None and self._turns.others_waiting()
+        turns = self._write_turns()
+        return turns is not None and turns.others_waiting()
 
     def _begin(self, wait_s: float) -> None:
         """``BEGIN IMMEDIATE``, taking turns with the writers of other processes
@@ -411,9 +422,9 @@ class Store:
         (at most ``YIELD_S``); then try, and while the lock is taken, be marked as waiting and
         ask again every few ms."""
         started = time.monotonic()
-        turns = self._turns
+        turns = self._write_turns()
         looping = started - self._last_end < LOOP_GAP_S
-        yielded = turns.let_waiters_go(min(YIELD_S, wait_s)) if turns is not None and looping else 0.0
+        yielded = turns.let_waiters_go(min(turns.yield_s, wait_s)) if turns is not None and looping else 0.0
         marked = False
         self.conn.execute("PRAGMA busy_timeout = 0")
         try:

@@ -53,6 +53,7 @@ class WriteTurns:
         self._mark_fd: int | None = None  # holds LOCK_SH while this store waits for the lock
         self._probe_fd: int | None = None  # tries LOCK_EX to see whether anyone waits
         self._broken = fcntl is None
+        self.yield_s = YIELD_S
         self.yields = 0
         self.yielded_s = 0.0
 
