@@ -85,6 +85,10 @@ def build_store(path: Path, pending: int, memories: int, seed: int = 7) -> None:
         if rows:
             insert_bulk_memories(svc.store, rows)
         svc.recall.embed_pending()
+        # The candidates were proposed over the last hours (37 s apart), not in the future: an
+        # import during the review (gui_keys_x11.py --during-import) then queues its own after
+        # them, as on a person's store, and the queue on screen keeps its order.
+        svc.clock.advance(seconds=-(37 * pending + 3600))
         made = 0
         while made < pending:
             n = made
@@ -103,13 +107,13 @@ def build_store(path: Path, pending: int, memories: int, seed: int = 7) -> None:
 
 
 def store_copy(folder: Path, pending: int, memories: int) -> Path:
-    """A fresh copy of the cached store with these sizes (built once per schema: the cache
-    is shared by every checkout on the machine, and a store another checkout built carries
-    that checkout's migrations, which this code would take for its own)."""
-    from madohub_memory.store.migrations import module_names
+    """A fresh copy of the cached store with these sizes (built once)."""
+    from madohub_memory.store.open_checks import latest_version
 
     CACHE.mkdir(parents=True, exist_ok=True)
-    cached = CACHE / f"triage-{pending}-{memories}-v3-{module_names()[-1]}.db"
+    # per schema version: the folder is shared, and a branch with a newer schema must not
+    # leave a file that an older checkout then refuses
+    cached = CACHE / f"triage-{pending}-{memories}-v4-s{latest_version()}.db"
     if not cached.exists():
         tmp = cached.with_suffix(".building")
         for stale in CACHE.glob(tmp.name + "*"):
@@ -175,8 +179,10 @@ class Intended:
     keys: int = 0
 
 
-def simulate(order: list[int], originals: dict[int, str], steps: list[Step]) -> Intended:
-    """What every key means for the candidate shown when it is pressed."""
+def simulate(order: list[int], originals: dict[int, str], steps: list[Step],
+             trace: list[tuple[int, int, str]] | None = None) -> Intended:
+    """What every key means for the candidate shown when it is pressed. ``trace`` gets
+    (step index, candidate, status it should be stored with) for every decision and undo."""
     ids = list(order)
     pos = 0
     status = {cid: "pending" for cid in ids}
@@ -184,7 +190,7 @@ def simulate(order: list[int], originals: dict[int, str], steps: list[Step]) -> 
     drafts: dict[int, str] = {}
     undo: list[tuple[int, int, str | None]] = []
     keys = 0
-    for step in steps:
+    for number, step in enumerate(steps):
         keys += 1 + (len(step.text) + 1 if step.key == "E" else 0)
         if step.key in ("Space", "j"):
             pos = min(pos + 1, len(ids) - 1)
@@ -201,6 +207,8 @@ def simulate(order: list[int], originals: dict[int, str], steps: list[Step]) -> 
                 status[cid] = "approved"
                 content[cid] = draft if draft is not None else originals[cid]
             undo.append((cid, pos, draft))
+            if trace is not None:
+                trace.append((number, cid, status[cid]))
             ids.pop(pos)
             pos = max(0, min(pos, len(ids) - 1))
         elif step.key == "Ctrl+Z" and undo:
@@ -209,6 +217,8 @@ def simulate(order: list[int], originals: dict[int, str], steps: list[Step]) -> 
             ids.insert(at, cid)
             pos = at
             status[cid] = "pending"
+            if trace is not None:
+                trace.append((number, cid, "pending"))
             content.pop(cid, None)
             if draft is not None:
                 drafts[cid] = draft

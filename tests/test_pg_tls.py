@@ -217,7 +217,7 @@ def test_the_dashboard_hands_a_password_address_to_its_import_child_in_the_envir
         messages: list[str] = []
         win.statusBar().messageChanged.connect(messages.append)
         win.welcome.import_paths([str(transcript)])
-        process = win.welcome._process
+        process = win.import_child.process
         assert process.waitForStarted(10_000)
         arguments = Path(f"/proc/{process.processId()}/cmdline").read_bytes().decode()
         assert "ingest" in arguments and PASSWORD not in arguments and "postgresql" not in arguments

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
 
 from madohub_memory.cli.output import emit, open_services, table
 
@@ -21,18 +23,26 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _recall(args: argparse.Namespace) -> int:
     with open_services(args, create=False) as svc:
+        # The hits are counted after the answer is printed: beside an import the count waits
+        # its turn for the lock, the person reading the answer does not.
         hits = svc.recall.search(
-            args.query, args.namespace, args.k, include_persona=not args.no_persona, source="cli"
+            args.query, args.namespace, args.k, include_persona=not args.no_persona, source="cli", defer=True,
         )
         rendered = svc.recall.render(hits, args.budget, args.language) if args.render else None
+        _print(args, hits, rendered)
+        sys.stdout.flush()
+        svc.recall.count_deferred()
+    return 0
+
+
+def _print(args: argparse.Namespace, hits: list[Any], rendered: str | None) -> None:
     rows = [
         {**h.to_dict(), "score": round(h.score, 4), "date": h.said_on} for h in hits
     ]
     if args.render:
         emit(args, {"text": rendered, "hits": rows}, rendered or "(no memories)")
-        return 0
+        return
     # The table names how many turns a memory came from (`memory show ID` lists them, --json has
     # them): four turn ids are 150 characters, and the memory's text would come after them.
     shown = [{**r, "id": h.ref, "turns": len(r.get("turn_ids") or [])} for r, h in zip(rows, hits, strict=True)]
     emit(args, rows, table(shown, ["id", "score", "kind", "namespace", "date", "turns", "content"]))
-    return 0

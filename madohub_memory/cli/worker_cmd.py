@@ -27,6 +27,7 @@ def _worker(args: argparse.Namespace) -> int:
         text = "\n".join(f"{r['name']}: {_outcome(r)}" for r in results)
         emit(args, data, text)
         return 1 if any(r["error"] for r in results) else 0
+    from madohub_memory.services.stopping import request_stop
     from madohub_memory.workers import start_workers
 
     stop = threading.Event()
@@ -36,6 +37,7 @@ def _worker(args: argparse.Namespace) -> int:
     try:
         stop.wait()
     finally:
+        request_stop()  # a running job ends at its next safe point, so the wait below is short
         scheduler.shutdown(wait=True)
     return 0
 

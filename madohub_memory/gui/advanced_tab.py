@@ -39,6 +39,7 @@ from madohub_memory.core.locations import display_location
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.gui.extraction_box import ExtractionBox
 from madohub_memory.gui.i18n import age_label, icon, kind_label
+from madohub_memory.gui.import_child import ImportChild
 from madohub_memory.gui.setting_labels import setting_label
 from madohub_memory.gui.sweep_report import counts_text
 from madohub_memory.gui.wheel_guard import guard_wheel
@@ -55,10 +56,12 @@ class AdvancedTab(QWidget):
     open_requested = Signal(str)  # a database to open instead of this one (OpenDatabaseDialog)
 
     def __init__(self, worker: DbWorker, parent: QWidget | None = None, *,
-                 command_line_language: str | None = None) -> None:
+                 command_line_language: str | None = None, import_child: ImportChild | None = None) -> None:
         super().__init__(parent)
         self.worker = worker
         self.command_line_language = command_line_language  # --lang: shown as the language in force
+        self.import_child = import_child or ImportChild(worker, self)
+        self.import_child.status.connect(self.status)
         self.loaded = False
         self._loading = False
         self._build()
@@ -171,9 +174,16 @@ class AdvancedTab(QWidget):
         self.import_btn.setAccessibleName(self.tr("Import from a file"))
         self.export_btn.clicked.connect(self._export)
         self.import_btn.clicked.connect(self._import)
+        self.transcripts_btn = QPushButton(icon("import"), self.tr("Import &transcripts…"))
+        self.transcripts_btn.setAccessibleName(self.tr("Import transcripts"))
+        self.transcripts_btn.setToolTip(self.tr(
+            "Claude Code or Codex sessions, a ChatGPT export or a JSONL of turns: imported in the background while"
+            " you keep reviewing; the status bar shows how far it is."))
+        self.transcripts_btn.clicked.connect(self._import_transcripts)
         drow.addWidget(QLabel(self.tr("A lossless JSONL file of everything stored.")), 1)
         drow.addWidget(self.export_btn)
         drow.addWidget(self.import_btn)
+        drow.addWidget(self.transcripts_btn)
 
         database = QGroupBox(self.tr("Database"))
         brow = QHBoxLayout(database)
@@ -453,6 +463,12 @@ class AdvancedTab(QWidget):
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import memory"), "", self.tr("JSONL files (*.jsonl)"))
         if path:
             self.import_from(path)
+
+    def _import_transcripts(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Import transcripts"), "",
+                                                self.tr("Transcripts (*.jsonl *.json);;All files (*)"))
+        if paths:
+            self.import_child.start(paths)
 
     def import_from(self, path: str) -> None:
         collection_op(self.worker, lambda ctx: ctx.svc.transfer.import_file(path),

@@ -149,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             return int(app.exec())
         finally:
+            from madohub_memory.services.stopping import request_stop
+
+            request_stop()  # a running extraction job ends after its pass instead of holding up the exit
             for scheduler in schedulers:
                 scheduler.shutdown(wait=False)
     finally:

@@ -17,6 +17,8 @@ from madohub_memory.gui.advanced_tab import AdvancedTab
 from madohub_memory.gui.approved_tab import ApprovedTab
 from madohub_memory.gui.decisions_view import DecisionsView
 from madohub_memory.gui.i18n import icon, install_language
+from madohub_memory.gui.import_child import ImportChild
+from madohub_memory.gui.import_note import ImportNote
 from madohub_memory.gui.live_updates_note import LiveUpdatesNote
 from madohub_memory.gui.pending_tab import PendingTab
 from madohub_memory.gui.sweep_report import SHOW_ARCHIVED_KEY, SweepNote
@@ -55,6 +57,10 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.saving_label)
         self.live_updates_note = LiveUpdatesNote(worker)
         self.statusBar().addPermanentWidget(self.live_updates_note)
+        self.import_note = ImportNote(worker)  # an import running here or in another process, and how far
+        self.statusBar().addPermanentWidget(self.import_note)
+        self.import_child = ImportChild(worker, self)  # this window's own imports (kept across rebuilds)
+        self.import_child.finished.connect(self.import_note.check)
         self._saving_timer = QTimer(self)
         self._saving_timer.setSingleShot(True)
         self._saving_timer.setInterval(300)  # a decision stored within a frame never flashes it
@@ -89,12 +95,13 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("mainTabs")
         self.tabs.setDocumentMode(True)
         self.pending = PendingTab(self.worker)
-        self.welcome = WelcomePage(self.worker)
+        self.welcome = WelcomePage(self.worker, import_child=self.import_child)
         self.pending_stack = QStackedWidget()
         self.pending_stack.addWidget(self.pending)
         self.pending_stack.addWidget(self.welcome)
         self.approved = ApprovedTab(self.worker)
-        self.advanced = AdvancedTab(self.worker, command_line_language=self.command_line_language)
+        self.advanced = AdvancedTab(self.worker, command_line_language=self.command_line_language,
+                                    import_child=self.import_child)
         self.tabs.addTab(self.pending_stack, icon("inbox"), self.tr("Pending"))
         self.tabs.addTab(self.approved, icon("memory"), self.tr("Approved"))
         self.tabs.addTab(self.advanced, icon("settings"), self.tr("Advanced"))
@@ -305,6 +312,6 @@ class MainWindow(QMainWindow):
             return
         self.qsettings.setValue("window/geometry", self.saveGeometry())
         self.qsettings.setValue("window/tab", self.tabs.currentIndex())
-        self.welcome.finish_import()
+        self.import_child.finish()
         self.pending.shutdown()
         super().closeEvent(event)

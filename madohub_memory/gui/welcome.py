@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QProcess, QProcessEnvironment, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -21,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from madohub_memory.gui.i18n import icon
+from madohub_memory.gui.import_child import ImportChild
 from madohub_memory.gui.worker import DbWorker, collection_op
 from madohub_memory.services.changes import OpChanges
 
@@ -31,9 +29,13 @@ class WelcomePage(QWidget):
     status = Signal(str)
     import_finished = Signal()
 
-    def __init__(self, worker: DbWorker, parent: QWidget | None = None) -> None:
+    def __init__(self, worker: DbWorker, parent: QWidget | None = None,
+                 import_child: ImportChild | None = None) -> None:
         super().__init__(parent)
         self.worker = worker
+        self.import_child = import_child or ImportChild(worker, self)
+        self.import_child.status.connect(self.status)
+        self.import_child.finished.connect(self.import_finished)
         self.setObjectName("welcome")
         layout = QVBoxLayout(self)
         layout.addStretch(1)
@@ -76,55 +78,12 @@ class WelcomePage(QWidget):
             self.import_paths([folder])
 
     def import_paths(self, paths: list[str]) -> None:
-        """Ingest in a separate ``madohub-memory ingest`` process: thousands of turns are
-        parsed and extracted without taking the GUI's interpreter lock; the live view picks
-        up the new candidates as they are committed. The database goes to the child in
-        ``$MADOHUB_DB``, not on its command line: a server address may carry a password (from
-        the dashboard's own ``$MADOHUB_DB``), and every program on the machine sees arguments."""
-        self.status.emit(self.tr("Importing transcripts…"))
-        process = QProcess(self)
-        self._process = process
-        command = [] if getattr(sys, "frozen", False) else ["-m", "madohub_memory"]
-        environment = QProcessEnvironment.systemEnvironment()
-        environment.insert("MADOHUB_DB", os.fspath(self.worker.db_path))
-        process.setProcessEnvironment(environment)
-        process.setProgram(sys.executable)
-        process.setArguments([*command, "ingest", *paths, "--format", "auto", "--json"])
-        process.finished.connect(lambda code, _status: self._imported(process, code))
-        process.errorOccurred.connect(lambda _e: self._import_failed(process))
-        process.start()
+        """Import in the dashboard's child process (:mod:`.import_child`)."""
+        self.import_child.start(paths)
 
     def finish_import(self, timeout_ms: int = 60_000) -> None:
         """On quit: let a running import commit instead of killing it half-way."""
-        process = getattr(self, "_process", None)
-        try:
-            running = process is not None and process.state() != QProcess.ProcessState.NotRunning
-        except RuntimeError:  # already deleted
-            return
-        if running and process is not None:
-            process.waitForFinished(timeout_ms)
-
-    def _imported(self, process: QProcess, code: int) -> None:
-        out = bytes(process.readAllStandardOutput().data()).decode("utf-8", "replace")
-        err = bytes(process.readAllStandardError().data()).decode("utf-8", "replace")
-        process.deleteLater()
-        self.import_finished.emit()
-        try:
-            summary = json.loads(out)
-            new = summary["turns"]["new"]
-        except (ValueError, KeyError, TypeError):
-            message = err.strip().splitlines()[-1] if err.strip() else self.tr("The import failed.")
-            self.worker.error.emit(message.removeprefix("madohub-memory: "))
-            return
-        self.worker.operation_did_execute.emit(OpChanges.everything(), None)
-        self.status.emit(self.tr("Imported %1 new turns.").replace("%1", str(new)))
-        if code not in (0, 3):
-            self.worker.error.emit(err.strip().splitlines()[-1] if err.strip() else self.tr("The import failed."))
-
-    def _import_failed(self, process: QProcess) -> None:
-        if process.error() == QProcess.ProcessError.FailedToStart:
-            self.import_finished.emit()
-            self.worker.error.emit(self.tr("Could not start the import: %1").replace("%1", process.errorString()))
+        self.import_child.finish(timeout_ms)
 
     def show_connect(self) -> None:
         ConnectDialog(self).open()

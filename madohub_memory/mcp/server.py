@@ -106,10 +106,20 @@ def _register_memory_tools(server: MCPServer, open_services: Callable[[], Servic
         also sees the active persona's memories unless include_persona is false.
         k: 1 to 100. render: also return a block ready to put in a prompt.
         """
-        with _tool_errors(), open_services() as svc:
-            hits = svc.recall.search(query, namespace, k, include_persona, source="mcp")
-            text = svc.recall.render(hits) if render else None
-            warnings = svc.recall.warnings  # a mapped store it answered without
+        with _tool_errors():
+            svc = open_services()
+            try:
+                hits = svc.recall.search(query, namespace, k, include_persona, source="mcp", defer=True)
+                text = svc.recall.render(hits) if render else None
+                warnings = svc.recall.warnings  # a mapped store it answered without
+            except BaseException:
+                svc.close()
+                raise
+        # The agent has its answer now; the hits are counted on the server's counting thread
+        # (beside an import that waits its turn for the lock), which then closes ``svc``.
+        from madohub_memory.services.recall import count_in_background
+
+        count_in_background(svc)
         out: dict[str, Any] = {
             "memories": [
                 {"id": h.id, "score": round(h.score, 4), "content": h.content, "kind": h.kind,

@@ -16,8 +16,10 @@ worker batches them):
   again, since no other process can write in between. Every draft keeps its own history
   batch (one undoable step each, as before).
 
-A transaction is closed after :data:`MAX_HOLD_S` and the rest of the group goes in the
-next one, so another process never waits long for the lock. An invalid draft is counted
+A transaction is closed after :data:`MAX_HOLD_S`, or at once when a writer of another
+process is waiting for the lock (``Store.writers_waiting``), and the rest of the group goes
+in the next one: a person's approve waits for one draft's write (milliseconds), not for a
+tenth of a second of them. An invalid draft is counted
 and skipped; anything else that a single submit reports as a user error rolls the group
 back and submits its drafts one by one (the single path's outcome, one transaction each).
 While auto-approve is on (an approval warms the keyword index, which must not happen under
@@ -108,10 +110,11 @@ def _write(svc: Services, valid: Sequence[CandidateDraft | None], turns: dict[st
     """Match and write drafts in one transaction until :data:`MAX_HOLD_S` has passed."""
     review = svc.review
     outcomes: list[str] = []
-    with svc.store.transaction(), svc.settings.held():
+    store = svc.store
+    with store.transaction(), svc.settings.held():
         started = time.monotonic()
         for draft in valid:
-            if outcomes and time.monotonic() - started > MAX_HOLD_S:
+            if outcomes and (time.monotonic() - started > MAX_HOLD_S or store.writers_waiting()):
                 break
             if draft is None:
                 outcomes.append(INVALID)

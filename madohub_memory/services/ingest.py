@@ -34,6 +34,8 @@ from madohub_memory.services import compaction_readback
 from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
 from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding
+from madohub_memory.services.progress import WorkProgress
+from madohub_memory.services.stopping import stop_requested
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
@@ -119,6 +121,7 @@ class IngestService:
         self._extractor = extractor
         self._built_from: dict[str, Any] | None = None
         self.owner = new_owner()
+        self._work: WorkProgress | None = None  # the running import's progress row (services/progress.py)
 
     # -- the extractor -------------------------------------------------------------------
 
@@ -164,19 +167,26 @@ class IngestService:
         queue = list(files)
         seen: set[str] = set()
         index = 0
-        while index < len(queue):
-            path = queue[index]
-            index += 1
-            real = os.path.realpath(path)
-            if real in seen:
-                continue
-            seen.add(real)
-            if progress:
-                progress({"file": path, "index": index, "total": len(queue), "turns": summary["turns"]["new"]})
-            report = self._ingest_one(path, fmt, namespace, summary, extract=extract)
-            summary["files"].append(report)
-            if report.get("format") == "claude-code":
-                queue.extend(f for f in self._subagent_files(path) if os.path.realpath(f) not in seen)
+        self._work = work = WorkProgress(self.svc, "import", self.owner)  # the dashboard's status bar reads it
+        try:
+            while index < len(queue) and not stop_requested():
+                path = queue[index]
+                index += 1
+                real = os.path.realpath(path)
+                if real in seen:
+                    continue
+                seen.add(real)
+                if progress:
+                    progress({"file": path, "index": index, "total": len(queue), "turns": summary["turns"]["new"]})
+                work.update(file=os.path.basename(path), index=index, files=len(queue), done=0, total=0,
+                            force=index == 1)
+                report = self._ingest_one(path, fmt, namespace, summary, extract=extract)
+                summary["files"].append(report)
+                if report.get("format") == "claude-code":
+                    queue.extend(f for f in self._subagent_files(path) if os.path.realpath(f) not in seen)
+        finally:
+            self._work = None
+            work.finish()
         if progress:
             progress({"file": None, "index": len(queue), "total": len(queue), "turns": summary["turns"]["new"]})
         imported = summary["turns"]["new"] + summary["turns"]["known"]
@@ -264,8 +274,11 @@ class IngestService:
     def _extract_file(self, path: str, conv_ids: list[str], summary: dict[str, Any]) -> None:
         """Extract what is pending in the file's conversations: its new turns, and turns a
         killed earlier run left pending or claimed (re-ingesting resumes them)."""
-        if not conv_ids or not ingest_rows.pending_in(self.svc.store, conv_ids):
+        pending = ingest_rows.pending_in(self.svc.store, conv_ids) if conv_ids else 0
+        if not pending:
             return
+        if self._work is not None:
+            self._work.update(done=0, total=pending, force=True)
         try:
             counts = self.drain(conversation_ids=conv_ids)
         except StorageError:
@@ -435,6 +448,26 @@ class IngestService:
             return counts
         if batch_turns is None:  # a model backend packs requests (extract_spans): minutes per round
             batch_turns = MODEL_ROUND_TURNS if hasattr(extractor, "extract_spans") else OFFLINE_ROUND_TURNS
+        work = self._work or (self._drain_progress() if conversation_ids is None else None)
+        try:
+            self._drain_rounds(extractor, counts, conversation_ids, max_rounds, batch_turns, work)
+        finally:
+            if work is not None and work is not self._work:
+                work.finish()
+        return counts
+
+    def _drain_progress(self) -> WorkProgress | None:
+        """The extraction job's progress row, when there is something to extract."""
+        states = ingest_rows.count_by_state(self.svc.store)
+        pending = states.get("pending", 0) + states.get("claimed", 0)
+        if not pending:
+            return None
+        work = WorkProgress(self.svc, "extract", self.owner)
+        work.update(done=0, total=pending, force=True)
+        return work
+
+    def _drain_rounds(self, extractor: Extractor, counts: dict[str, int], conversation_ids: Sequence[str] | None,
+                      max_rounds: int | None, batch_turns: int, work: WorkProgress | None) -> None:
         store = self.svc.store
         rounds = 0
         while max_rounds is None or rounds < max_rounds:
@@ -470,6 +503,10 @@ class IngestService:
                     passes.extend([turn_ids] * len(found))
                     done.extend(turn_ids)
                     embedding.add(found)
+                    if work is not None:
+                        work.update(done=counts["turns"] + len(done))
+                    if stop_requested():  # the process is quitting: store what finished, give the rest back
+                        break
                     # The groups embedded so far are submitted between passes, not after them all.
                     while embedding.embedded() - submitted >= SUBMIT_GROUP:
                         submitted = self._submit(drafts, submitted, submitted + SUBMIT_GROUP, embedding, counts,
@@ -483,7 +520,7 @@ class IngestService:
                         ingest_rows.finish_turns(store, done[start:start + WRITE_CHUNK], self.owner, "done", now)
                 if failure is not None:
                     raise failure  # the turns whose pass did not finish are released below
-                if deferred:  # back to pending for a later pass (a sighting is never counted twice)
+                if deferred or stop_requested():  # back to pending (a sighting is never counted twice)
                     with store.transaction():
                         ingest_rows.release_claims(store, self.owner)
             except BaseException:
@@ -496,9 +533,8 @@ class IngestService:
             finally:
                 embedding.close()
             counts["turns"] += len(done)
-            if deferred:
-                break  # not again in this drain: the store is still away
-        return counts
+            if deferred or stop_requested():
+                break  # not again in this drain: the store is still away, or the process quits
 
     def _submit(self, drafts: list[CandidateDraft], start: int, end: int, embedding: DraftEmbedding,
                 counts: dict[str, int], passes: list[list[str]], deferred: set[str]) -> int:

@@ -6,12 +6,22 @@ pinned memories, all within scope; ranked by fused similarity × weight × fresh
 rejected and archived candidates never became memories, and deprecated or archived
 memories are filtered by every query (DESIGN invariant 1). Each returned memory counts a
 hit; each recall writes one line to ``recall_log``.
+
+The answer never waits for that write. A front end asks for the count to be deferred
+(``search(defer=True)``): the CLI prints the answer, then counts; the MCP server returns the
+answer and counts on a thread of its own (:func:`count_in_background`). Counting takes its
+turn with the writers of other processes (``store/write_turns.py``), so beside an import it
+waits for one of the import's transactions; when the database stays locked it is given up
+after :data:`RECORD_WAIT_S` with a log line, never with an error.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +46,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("madohub_memory.recall")
 
 MAX_K = 100
-RECORD_WAIT_S = 2.0
+RECORD_WAIT_S = 1.0  # counting hits beside the answer (CLI after printing it, hook) gives up after this
+BACKGROUND_WAIT_S = 10.0  # counting on the MCP server's own thread: nobody waits for it
 MAX_QUERY_CHARS = 2000
 MODES = ("hybrid", "vector", "keyword")
 _SOURCE_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
@@ -56,6 +67,7 @@ class RecallService:
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.warnings: list[str] = []  # the last search's: a mapped store it answered without
+        self.deferred: list[HitCount] = []  # hits found by ``search(defer=True)``, not counted yet
 
     # -- the index ------------------------------------------------------------------
 
@@ -123,15 +135,19 @@ class RecallService:
         *,
         mode: str = "hybrid",
         record: bool = True,
+        defer: bool = False,
     ) -> list[Hit]:
         """Ranked approved memories for ``query``; counts hits and logs the recall (the
-        settings it reads are read in one query: :meth:`SettingsService.held`)."""
+        settings it reads are read in one query: :meth:`SettingsService.held`). With
+        ``defer`` the count waits in :attr:`deferred` for :meth:`count_deferred`, so that the
+        caller can hand the answer over first."""
         with self.svc.settings.held():
-            return self._search(query, namespace, k, include_persona, source, mode=mode, record=record)
+            return self._search(query, namespace, k, include_persona, source, mode=mode, record=record,
+                                defer=defer)
 
     def _search(
         self, query: str, namespace: str | None, k: int | None, include_persona: bool, source: str, *,
-        mode: str, record: bool,
+        mode: str, record: bool, defer: bool,
     ) -> list[Hit]:
         if mode not in MODES:
             raise ValidationError(
@@ -175,8 +191,19 @@ class RecallService:
                 mine = [h for h in hits if h.store == part.label]
                 if part.svc.store.readonly or (part.svc.mapped and not mine):
                     continue  # a read-only file answers without counting hits
-                part.svc.recall._record(mine, text, namespace, source)
+                count = HitCount(part.svc, [h.id for h in mine], part.svc.recall.render(mine) if mine else "", text,
+                                 namespace, source)
+                if defer:
+                    self.deferred.append(count)
+                else:
+                    count.write(RECORD_WAIT_S)
         return hits
+
+    def count_deferred(self, wait_s: float = RECORD_WAIT_S) -> None:
+        """Count the hits of the recalls made with ``defer`` (after their answer was handed over)."""
+        pending, self.deferred = self.deferred, []
+        for count in pending:
+            count.write(wait_s)
 
     def gather(
         self, text: str, scope: list[str] | None, mode: str, limits: tuple[int, int, int],
@@ -192,7 +219,7 @@ class RecallService:
         query_vector: np.ndarray | None = None
         if mode != "keyword":
             cache = self.vectors()
-            index = cache.memory_index(store)
+            index = self._index(cache)
             query_vector = cache.embedder.encode([text])[0]
             vector = dict(index.search(query_vector, scope, vector_k))
         pool = set(vector)
@@ -209,6 +236,19 @@ class RecallService:
             sure = [_best(vector), _best(keyword)]
             vector.update(_cosines(index, query_vector, pool - set(vector)))
         return Signals(label, self.svc, vector, keyword, recall_rows.active_rows(store, sorted(pool)), sure)
+
+    def _index(self, cache: VectorCache) -> VectorIndex:
+        """The vector index brought up to date. Vectors of memories approved meanwhile are
+        computed and stored here; when another process keeps the lock longer than
+        :data:`RECORD_WAIT_S`, this recall answers with the index as it was (those memories are
+        found by keyword) and a later one stores them."""
+        store = self.svc.store
+        try:
+            with store.waits_at_most(RECORD_WAIT_S):
+                return cache.memory_index(store)
+        except DatabaseBusyError:
+            log.warning("recall answered without the vectors of new memories: the database stayed busy")
+            return cache.index
 
     def _keyword(
         self, text: str, scope: list[str] | None, limit: int, wanted: list[int]
@@ -253,15 +293,13 @@ class RecallService:
             counts[term] = cached[0]
         return [t for t in terms if counts[t] <= COMMON_SHARE * total]
 
-    def _record(self, hits: list[Hit], query: str, namespace: str | None, source: str) -> None:
-        tokens = estimate_tokens(self.render(hits)) if hits else 0
-        self.record_injection([h.id for h in hits], tokens, query, namespace, source)
-
     def record_injection(
-        self, ids: list[int], tokens: int, query: str, namespace: str | None, source: str
+        self, ids: list[int], tokens: int, query: str, namespace: str | None, source: str,
+        wait_s: float = RECORD_WAIT_S,
     ) -> None:
         """Count a hit on each memory handed to an agent and log what was handed, with its
-        token estimate (every recall path: CLI, MCP, hook, session start)."""
+        token estimate (every recall path: CLI, MCP, hook, session start). Given up, with a
+        log line, when another process keeps the database locked for ``wait_s``."""
         store = self.svc.store
         if store.readonly:  # a read-only file answers, without counting hits
             return
@@ -270,16 +308,16 @@ class RecallService:
         restore = [kind for kind in ("preference", "fact", "decision", "pattern", "postmortem", "event")
                    if kind not in transient]
         try:
-            # A recall must answer even while a long import holds the write lock: counting
-            # its hits waits a moment, then is skipped.
-            with store.transaction(wait_s=RECORD_WAIT_S):
+            # A recall must answer even while a long import writes: counting its hits waits
+            # its turn for a moment, then is skipped.
+            with store.transaction(wait_s=wait_s):
                 recall_rows.record_hits(store, ids, now, restore)
                 recall_rows.log_recall(
                     store, at=now, source=source, query=query, namespace=namespace,
                     memory_ids=ids, token_estimate=tokens,
                 )
         except DatabaseBusyError:
-            log.warning("recall not logged: the database stayed busy for %.1f s", RECORD_WAIT_S)
+            log.warning("recall not logged: the database stayed busy for %.1f s", wait_s)
             return
         log.info("recall source=%s ids=%s tokens=%d", source, ids, tokens)
 
@@ -308,6 +346,58 @@ class RecallService:
             lines.append(line)
             used += cost
         return "\n".join(lines) if len(lines) > 1 else ""
+
+
+@dataclass
+class HitCount:
+    """One recall's hits in one store, to be counted (and the recall logged) there."""
+
+    svc: Services
+    ids: list[int]
+    rendered: str
+    query: str
+    namespace: str | None
+    source: str
+
+    def write(self, wait_s: float) -> None:
+        tokens = estimate_tokens(self.rendered) if self.ids else 0
+        self.svc.recall.record_injection(self.ids, tokens, self.query, self.namespace, self.source, wait_s)
+
+
+_COUNTER: ThreadPoolExecutor | None = None
+_COUNTER_LOCK = threading.Lock()
+
+
+def count_in_background(svc: Services) -> None:
+    """Count the hits ``svc``'s recalls deferred on this process's counting thread, then
+    close ``svc`` (its own connection): the MCP server hands the agent its answer meanwhile.
+    One thread, counts in order; the process waits for it when it exits."""
+    global _COUNTER
+    if not svc.recall.deferred:
+        svc.close()
+        return
+    with _COUNTER_LOCK:
+        if _COUNTER is None:
+            _COUNTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="madohub-hits")
+            atexit.register(_COUNTER.shutdown)
+
+    def count() -> None:
+        try:
+            svc.recall.count_deferred(BACKGROUND_WAIT_S)
+        except Exception:  # a count is never worth a traceback in a server
+            log.exception("counting recall hits failed")
+        finally:
+            svc.close()
+
+    _COUNTER.submit(count)
+
+
+def wait_for_counts() -> None:
+    """Until every hit count handed to the counting thread so far is written (tests, exit)."""
+    with _COUNTER_LOCK:
+        counter = _COUNTER
+    if counter is not None:
+        counter.submit(lambda: None).result()
 
 
 @dataclass

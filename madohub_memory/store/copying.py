@@ -40,6 +40,7 @@ NOT_COPIED: dict[str, str] = {
     "embedding_changes": "an in-process change feed, filled by the target's triggers",
     "jobs": "the status of this machine's background jobs",
     "transfer_state": "the progress of transfers into this database",
+    "work_progress": "how far the imports running now on this database have come",
     # a server's own: its keyword index, its queue and statistics, its live-view counter
     "memory_terms": "the keyword index's postings, rebuilt as memories arrive",
     "fts_pending": "the keyword index's queue",

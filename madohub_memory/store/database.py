@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from madohub_memory.core.errors import (
     DamagedDatabaseError,
@@ -23,8 +23,18 @@ from madohub_memory.store import open_checks
 from madohub_memory.store.files import create_private, ensure_private_dir, tighten
 from madohub_memory.store.migrations import migrate
 
+if TYPE_CHECKING:
+    from madohub_memory.store.write_turns import WriteTurns
+
 BUSY_TIMEOUT_MS = 5_000
 BUSY_GIVE_UP_S = 30.0  # BEGIN IMMEDIATE is retried this long before the one-sentence error
+# A writer that found the lock taken asks again every 2-6 ms (SQLite's own handler: every
+# 100 ms), so it is in within milliseconds of the holder's commit (write_turns.py).
+POLL_S = (0.002, 0.006)
+# A store that ended a transaction less than this ago is writing in a loop: before its next
+# one it lets writers already waiting go first. Another writer just tries, then waits its turn
+# (were it to yield too, two yielding writers could each wait for the other).
+LOOP_GAP_S = 1.0
 
 
 def busy_give_up_s() -> float:
@@ -45,6 +55,10 @@ class LockStats:
     max_hold_s = 0.0
     transactions = 0
     holds: ClassVar[list[float]] = []  # kept only while MADOHUB_LOCK_STATS is set (percentiles)
+    max_wait_s = 0.0  # the longest wait for the lock (another process held it)
+    waited_s = 0.0  # every wait for the lock, added up (with the yields)
+    yields = 0  # transactions begun after letting a waiting writer go first
+    yielded_s = 0.0
 
     @classmethod
     def add(cls, held_s: float) -> None:
@@ -52,6 +66,14 @@ class LockStats:
         cls.max_hold_s = max(cls.max_hold_s, held_s)
         if len(cls.holds) < 1_000_000 and os.environ.get("MADOHUB_LOCK_STATS"):
             cls.holds.append(held_s)
+
+    @classmethod
+    def waited(cls, wait_s: float, yielded_s: float) -> None:
+        cls.max_wait_s = max(cls.max_wait_s, wait_s)
+        cls.waited_s += wait_s
+        if yielded_s:
+            cls.yields += 1
+            cls.yielded_s += yielded_s
 
     @classmethod
     def dump(cls) -> None:
@@ -67,7 +89,10 @@ class LockStats:
                 handle.write(json.dumps({
                     "pid": os.getpid(), "max_hold_ms": round(cls.max_hold_s * 1000, 1),
                     "p99_hold_ms": round(p99 * 1000, 1), "transactions": cls.transactions,
-                    "over_250ms": sum(1 for h in ordered if h > 0.25)}) + "\n")
+                    "over_250ms": sum(1 for h in ordered if h > 0.25),
+                    "max_wait_ms": round(cls.max_wait_s * 1000, 1), "waited_ms": round(cls.waited_s * 1000, 1),
+                    "yields": cls.yields,
+                    "yielded_ms": round(cls.yielded_s * 1000, 1)}) + "\n")
         except OSError:
             pass
 
@@ -118,6 +143,10 @@ class Store:
     """
 
     backend = "sqlite"  # PgStore (store/pg) says "postgresql"
+    _turns: WriteTurns | None = None  # waiting-writers marks beside the file (write_turns.py), on first write
+    _takes_turns = False  # a file this store may write: its writers take turns with other processes
+    _last_end = -LOOP_GAP_S  # time.monotonic() when this store's last transaction ended
+    _wait_cap: float | None = None  # set by waits_at_most(): no write waits longer for the lock
 
     def __init__(
         self, path: str | os.PathLike[str], *, migrate_schema: bool = True, create: bool = True,
@@ -142,6 +171,7 @@ class Store:
             self.readonly = not open_checks.writable(self.path)
             unclean = check and not self.readonly and open_checks.unclean_shutdown(self.path)
         self.conn = self._connect()
+        self._takes_turns = not memory and not self.readonly  # with other processes' writers (write_turns.py)
         open_checks.register(self.path)
         self._registered = True
         try:
@@ -278,6 +308,8 @@ class Store:
     def close(self) -> None:
         if getattr(self, "conn", None) is not None:
             self.conn.close()
+        if self._turns is not None:
+            self._turns.close()
         if self._registered:
             open_checks.unregister(self.path)
             self._registered = False
@@ -308,6 +340,18 @@ class Store:
     # -- transactions -----------------------------------------------------------------
 
     @contextmanager
+    def waits_at_most(self, seconds: float) -> Iterator[None]:
+        """Within the block, a write waits at most ``seconds`` for another process's lock, then
+        raises :class:`DatabaseBusyError`: for writes a read does on the side (a recall storing
+        the vector of a memory approved meanwhile), which the reader skips rather than wait."""
+        previous = self._wait_cap
+        self._wait_cap = seconds if previous is None else min(previous, seconds)
+        try:
+            yield
+        finally:
+            self._wait_cap = previous
+
+    @contextmanager
     def transaction(self, wait_s: float | None = None) -> Iterator[sqlite3.Connection]:
         """A write transaction; nested calls join the outer one. Rolls back on any error.
 
@@ -325,7 +369,8 @@ class Store:
             if self.readonly:
                 raise db_errors.read_only(self.path)
             self.check_file()
-            self._begin(busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s()))
+            limit = busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s())
+            self._begin(limit if self._wait_cap is None else min(limit, self._wait_cap))
             self._depth = 1
             began = time.monotonic()
             try:
@@ -341,7 +386,8 @@ class Store:
             finally:
                 self._depth = 0
                 self._after_transaction()
-                LockStats.add(time.monotonic() - began)
+                self._last_end = time.monotonic()
+                LockStats.add(self._last_end - began)
 
     def _commit(self) -> None:
         """COMMIT the open transaction (rolled back, one sentence, when that fails). A server
@@ -355,24 +401,49 @@ class Store:
     def _after_transaction(self) -> None:
         """What a backend resets once a transaction has ended, committed or not."""
 
+    def _write_turns(self) -> WriteTurns | None:
+        """The waiting-writers marks, made at the first write (a read command never loads them)."""
+        if self._turns is None and self._takes_turns:
+            from madohub_memory.store.write_turns import WriteTurns
+
+            self._turns = WriteTurns(self.path)
+        return self._turns
+
+    def writers_waiting(self) -> bool:
+        """Whether a writer of another process (or another store of this one) waits for the
+        write lock now: a loop that writes many items in one transaction ends it early at a
+        safe point when this is true (``services/batch_submit.py``). Cheap (two system calls)."""
+        turns = self._write_turns()
+        return turns is not None and turns.others_waiting()
+
     def _begin(self, wait_s: float) -> None:
+        """``BEGIN IMMEDIATE``, taking turns with the writers of other processes
+        (:mod:`.write_turns`): a store writing in a loop first lets those already waiting go
+        (at most ``YIELD_S``); then try, and while the lock is taken, be marked as waiting and
+        ask again every few ms."""
         started = time.monotonic()
-        short = wait_s * 1000 < BUSY_TIMEOUT_MS
-        if short:
-            self.conn.execute(f"PRAGMA busy_timeout = {max(0, int(wait_s * 1000))}")
+        turns = self._write_turns()
+        looping = started - self._last_end < LOOP_GAP_S
+        yielded = turns.let_waiters_go(min(turns.yield_s, wait_s)) if turns is not None and looping else 0.0
+        marked = False
+        self.conn.execute("PRAGMA busy_timeout = 0")
         try:
             while True:
                 try:
                     self.conn.execute("BEGIN IMMEDIATE")
+                    LockStats.waited(time.monotonic() - started, yielded)
                     return
                 except sqlite3.OperationalError as exc:
                     waited = time.monotonic() - started
                     if not db_errors.is_busy(exc) or waited >= wait_s:
                         raise self._fail(exc, waited) from None
-                    time.sleep(_jitter(0.01, 0.1))
+                if not marked and turns is not None:
+                    marked = turns.mark_waiting()
+                time.sleep(min(_jitter(*POLL_S), max(0.0, wait_s - waited)))
         finally:
-            if short:
-                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if marked and turns is not None:
+                turns.unmark()
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:

@@ -38,6 +38,7 @@ FREE_TEXT: dict[str, dict[str, str]] = {
                   "context": "json"},
     "decision_proposals": {"choice": "text"},
     "jobs": {"last_error": "text"},
+    "work_progress": {"detail": "json"},  # a file name
 }
 
 STRUCTURAL: dict[str, set[str]] = {
@@ -64,6 +65,7 @@ STRUCTURAL: dict[str, set[str]] = {
     "decision_state": {"key", "value"},
     "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at", "counts"},
     "transfer_state": {"source_id", "table_name", "last_key", "source", "updated_at"},
+    "work_progress": {"owner", "work", "started_at", "updated_at"},
 }
 
 

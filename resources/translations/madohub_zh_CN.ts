@@ -435,6 +435,22 @@
         <source>Imported %1 rows from %2.</source>
         <translation>已从 %2 导入 %1 行。</translation>
     </message>
+    <message>
+        <source>Import &amp;transcripts…</source>
+        <translation>导入对话记录(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Import transcripts</source>
+        <translation>导入对话记录</translation>
+    </message>
+    <message>
+        <source>Claude Code or Codex sessions, a ChatGPT export or a JSONL of turns: imported in the background while you keep reviewing; the status bar shows how far it is.</source>
+        <translation>Claude Code 或 Codex 会话、ChatGPT 导出文件或逐轮 JSONL：在后台导入，你可以继续审核；状态栏显示进度。</translation>
+    </message>
+    <message>
+        <source>Transcripts (*.jsonl *.json);;All files (*)</source>
+        <translation>对话记录 (*.jsonl *.json);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>ApprovedTab</name>
@@ -1393,27 +1409,6 @@ Basis: {stage}; confidence: {level}
         <location filename="../../madohub_memory/gui/welcome.py" line="77"/>
         <source>Claude Code projects folder</source>
         <translation>Claude Code 项目文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="86"/>
-        <source>Importing transcripts…</source>
-        <translation>正在导入对话记录…</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="116"/>
-        <location filename="../../madohub_memory/gui/welcome.py" line="122"/>
-        <source>The import failed.</source>
-        <translation>导入失败。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="120"/>
-        <source>Imported %1 new turns.</source>
-        <translation>已导入 %1 个新轮次。</translation>
-    </message>
-    <message>
-        <location filename="../../madohub_memory/gui/welcome.py" line="127"/>
-        <source>Could not start the import: %1</source>
-        <translation>无法启动导入：%1</translation>
     </message>
 </context>
 <context>
@@ -2844,6 +2839,14 @@ Basis: {stage}; confidence: {level}
         <source>{target} already holds a row of {table} that the transfer from {source} would write again ({reason}): something else wrote to {target} while the transfer was stopped; this batch was not copied. Transfer into a new, empty database.</source>
         <translation>{target} 中已有一行 {table}，与从 {source} 迁移的数据冲突（{reason}）：迁移中断期间有其他程序写入了 {target}；这一批未复制。请迁移到新的空数据库。</translation>
     </message>
+    <message>
+        <source>setup claude-code is not available in this version.</source>
+        <translation>此版本尚不支持 setup claude-code。</translation>
+    </message>
+    <message>
+        <source>setup codex is not available in this version.</source>
+        <translation>此版本尚不支持 setup codex。</translation>
+    </message>
 </context>
 <context>
     <name>AdvancedTab</name>
@@ -3167,6 +3170,64 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>nothing to change</source>
         <translation>无需改动</translation>
+    </message>
+</context>
+<context>
+    <name>ImportChild</name>
+    <message>
+        <source>An import is already running; wait for it to finish.</source>
+        <translation>已有导入正在进行；请等它完成。</translation>
+    </message>
+    <message>
+        <source>Importing transcripts…</source>
+        <translation>正在导入对话记录…</translation>
+    </message>
+    <message>
+        <source>The import failed.</source>
+        <translation>导入失败。</translation>
+    </message>
+    <message>
+        <source>Imported %1 new turns.</source>
+        <translation>已导入 %1 个新轮次。</translation>
+    </message>
+    <message>
+        <source>Could not start the import: %1</source>
+        <translation>无法启动导入：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ImportNote</name>
+    <message>
+        <source>(+%1 more)</source>
+        <translation>（另有 %1 项）</translation>
+    </message>
+    <message>
+        <source>Decisions are stored meanwhile: writers take turns with the import.</source>
+        <translation>导入期间你的决定照常保存：写入会与导入轮流进行。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 turns</source>
+        <translation>%1 / %2 个轮次</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <source>Extracting candidates: %1</source>
+        <translation>正在提取候选：%1</translation>
+    </message>
+    <message>
+        <source>%1 (file %2 of %3)</source>
+        <translation>%1（第 %2 个文件，共 %3 个）</translation>
+    </message>
+    <message>
+        <source>Importing %1: %2</source>
+        <translation>正在导入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Working (%1): %2</source>
+        <translation>正在处理（%1）：%2</translation>
     </message>
 </context>
 </TS>

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from madohub_memory.store.pg.dialect import NOT_NULL_COLUMNS
 
-VERSION = 15
-NAME = "postgresql baseline (SQLite migrations 1-15)"
+VERSION = 16
+NAME = "postgresql baseline (SQLite migrations 1-16)"
 
 _KINDS = "('preference','fact','decision','pattern','postmortem','event')"
 _NAMESPACE_OK = (
@@ -42,6 +42,10 @@ _ID = "id BIGINT PRIMARY KEY DEFAULT nextval('{table}_id_seq')"
 _TRANSFER_STATE = """source_id TEXT NOT NULL, table_name TEXT NOT NULL, last_key TEXT,
         copied BIGINT NOT NULL DEFAULT 0, done BIGINT NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
         source TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL, PRIMARY KEY (source_id, table_name)"""
+
+_WORK_PROGRESS = """owner TEXT PRIMARY KEY, work TEXT NOT NULL,
+        done BIGINT NOT NULL DEFAULT 0, total BIGINT NOT NULL DEFAULT 0, detail TEXT NOT NULL DEFAULT '{}',
+        started_at TEXT NOT NULL, updated_at TEXT NOT NULL"""
 
 # version -> what brings a database of the version before it up to it (SQLite's m00NN files)
 UPGRADES: dict[int, list[str]] = {
@@ -59,6 +63,11 @@ UPGRADES: dict[int, list[str]] = {
     ],
     15: [  # m0015_job_counts: what a job's last run did, per action
         "ALTER TABLE jobs ADD COLUMN counts TEXT",
+    ],
+    16: [  # m0016_work_progress: how far each running import or extraction has come
+        f"CREATE TABLE work_progress ({_WORK_PROGRESS})",
+        "CREATE TRIGGER work_progress_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON work_progress"
+        " FOR EACH STATEMENT EXECUTE FUNCTION mh_bump_version()",
     ],
 }
 
@@ -194,6 +203,7 @@ TABLES = {
         PRIMARY KEY (entity, entity_id, model)""",
     "embedding_changes": "seq BIGSERIAL PRIMARY KEY, entity TEXT NOT NULL, entity_id BIGINT NOT NULL",
     "transfer_state": _TRANSFER_STATE,
+    "work_progress": _WORK_PROGRESS,
     # PostgreSQL only: the keyword index, its queue and its statistics (BM25), the live-view counter.
     "memory_fts": "memory_id BIGINT PRIMARY KEY, tsv TSVECTOR NOT NULL, len INTEGER NOT NULL",
     "memory_terms": """lexeme TEXT NOT NULL, memory_id BIGINT NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL,

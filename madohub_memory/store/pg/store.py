@@ -51,6 +51,14 @@ from madohub_memory.store.pg.security import POLICY_NEEDED, REVIEWER_NEEDED
 
 APPLICATION_NAME = "madohub-memory"  # what pg_stat_activity shows, unless the address names one
 WRITE_LOCK = 0x4D61646F  # "Mado": the advisory lock every write transaction takes first
+WAITERS_CHECK_S = 0.02  # writers_waiting() asks the server at most this often (one round trip)
+# A transaction waiting for the write lock: pg_locks shows a bigint advisory key as
+# classid (high 32 bits), objid (low 32 bits), objsubid 1.
+_WAITERS = (
+    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+    f" AND classid = 0 AND objid = {WRITE_LOCK} AND objsubid = 1"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+)
 _RETURNING = " RETURNING id"
 _COMMIT = NOTIFY_ON_COMMIT.encode()
 _SECURITY_COLUMNS = frozenset({"mh_owner", "mh_private_to"})  # server-setup's (store/pg/security.py)
@@ -99,6 +107,7 @@ class PgStore(Store):
         self._memories_written = False
         self._role: str | None = None
         self._closed = False
+        self._waiters_checked = (-1.0, False)  # (when, answer) of the last writers_waiting()
         self.raw = self._dial()
         self.conn = PgConnection(self)  # type: ignore[assignment]
         try:
@@ -320,6 +329,17 @@ class PgStore(Store):
 
     def _after_transaction(self) -> None:
         self._memories_written = False
+
+    def writers_waiting(self) -> bool:
+        """Whether another connection waits for the write lock. The server queues waiters in
+        order (the next ``pg_advisory_xact_lock`` of a loop goes behind them), so this only
+        lets a loop end a long transaction early; asked at most every ``WAITERS_CHECK_S``."""
+        when, answer = self._waiters_checked
+        now = time.monotonic()
+        if now - when >= WAITERS_CHECK_S:
+            answer = bool(self.scalar(_WAITERS))
+            self._waiters_checked = (now, answer)
+        return answer
 
     def _begin(self, wait_s: float) -> None:
         started = time.monotonic()
