@@ -88,6 +88,11 @@ def backup(svc: Services) -> int:
     return int(svc.backup.daily())
 
 
+def reembed(svc: Services) -> int:
+    """Embed active memories lacking a vector of the chosen model; switch recall to it when none is left."""
+    return svc.embedding.reembed()
+
+
 JOBS: dict[str, JobSpec] = {
     spec.name: spec
     for spec in [
@@ -95,5 +100,7 @@ JOBS: dict[str, JobSpec] = {
         JobSpec("watch", watch, "workers.watch_interval", "import appended lines of watched transcripts"),
         JobSpec("sweep", sweep, "workers.sweep_interval", "archive stale candidates, auto-approve"),
         JobSpec("backup", backup, "workers.backup_interval", "daily backup of the database, keeping backup.keep"),
+        JobSpec("reembed", reembed, "workers.reembed_interval",
+                "embed memories with the chosen model, then switch recall to it"),
     ]
 }
