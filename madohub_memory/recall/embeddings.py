@@ -33,6 +33,11 @@ from madohub_memory.core.errors import ValidationError
 MODEL_NAMES = ("use-multilingual", "e5-small", "minilm")
 DEFAULT_MODEL = "use-multilingual"
 SIMILARITY_MODEL = "use-multilingual"  # semantic dedup and the nearest view: thresholds measured on it
+# Models whose cosines sit in a narrow band (e5: about 0.7-0.9 between any two texts): recall
+# min-max normalises them over its candidates instead of dividing by the best one. Chosen on
+# the declared tuning splits (LoCoMo conv-26/conv-44, the Chinese tuning questions) with
+# bench/recall_models.py; USE's wide band keeps the division, which measured better for it.
+NARROW_COSINE_MODELS = frozenset({"e5-small"})
 
 
 class Embedder(Protocol):

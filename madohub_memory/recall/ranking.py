@@ -108,17 +108,27 @@ def length_prior(text: str) -> float:
 
 
 def fuse(
-    vector: dict[int, float], keyword: dict[int, float], vector_share: float
+    vector: dict[int, float], keyword: dict[int, float], vector_share: float, spread: bool = False,
 ) -> dict[int, float]:
-    """Max-normalised weighted sum, in [0, 1], for every id of either signal."""
+    """Max-normalised weighted sum, in [0, 1], for every id of either signal.
+
+    ``spread``: the cosines are min-max normalised over the candidates instead of divided
+    by the best one, for a model whose cosines sit in a narrow band (e5: about 0.7-0.9 for
+    any two texts, so every candidate would score near 1 and the vector signal would hardly
+    separate them; :data:`~madohub_memory.recall.embeddings.NARROW_COSINE_MODELS`)."""
     vmax = max((v for v in vector.values() if v > 0), default=0.0)
     kmax = max((v for v in keyword.values() if v > 0), default=0.0)
     share = vector_share if kmax > 0 else 1.0
     if vmax <= 0:
         share = 0.0
+    vmin = min((max(0.0, v) for v in vector.values()), default=0.0) if spread else 0.0
+    width = vmax - vmin
     out: dict[int, float] = {}
     for memory_id in set(vector) | set(keyword):
-        v = max(0.0, vector.get(memory_id, 0.0)) / vmax if vmax > 0 else 0.0
+        if spread:
+            v = (max(0.0, vector[memory_id]) - vmin) / width if memory_id in vector and width > 0 else 0.0
+        else:
+            v = max(0.0, vector.get(memory_id, 0.0)) / vmax if vmax > 0 else 0.0
         k = max(0.0, keyword.get(memory_id, 0.0)) / kmax if kmax > 0 else 0.0
         out[memory_id] = share * v + (1.0 - share) * k
     return out
