@@ -46,7 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _recall_common import EVAL_DEV
 from _recall_data import LOADERS
-from recall_ideas import TRAIN, Data, date_fit, evaluate, maxnorm, minmax
+from recall_ideas import TRAIN, Data, date_fit, evaluate, maxnorm
+
+from madohub_memory.recall.embeddings import COSINE_FLOORS
+from madohub_memory.recall.ranking import FLOOR_MARGIN
 
 KS = (1, 5, 10)
 DATASETS = ("locomo", "lme_s", "lme_oracle", "chinese", "chinese_tune")
@@ -80,8 +83,8 @@ def features(d: Data, qi: int, idx: np.ndarray, models: list[str], pool_models: 
              vk: int = 50, kk: int = 50, spread: bool = False) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """(feature matrix over the scope, pool mask, each signal's best row) as recall builds
     them: pool = each pool model's vector top ``vk`` ∪ keyword top ``kk``; features =
-    max-normalised cosine per model (``spread``: min-max over the pool), max-normalised BM25,
-    date fit, length prior."""
+    max-normalised cosine per model (``spread``: measured from the model's floor, as recall
+    does, :func:`floored`), max-normalised BM25, date fit, length prior."""
     bm = d.bm25(qi, idx)
     cos = {m: cosines(d, m, qi, idx) for m in dict.fromkeys(models + pool_models)}
     mask = np.zeros(len(idx), bool)
@@ -89,11 +92,21 @@ def features(d: Data, qi: int, idx: np.ndarray, models: list[str], pool_models: 
         mask[np.argsort(-cos[m])[:vk]] = True
     matched = np.where(bm > 0)[0]
     mask[matched[np.argsort(-bm[matched])[:kk]]] = True
-    cols = [(minmax(cos[m], mask) if spread else maxnorm(cos[m], mask)) for m in models] + [
+    cols = [(floored(cos[m], mask, COSINE_FLOORS.get(m, 0.0)) if spread else maxnorm(cos[m], mask))
+            for m in models] + [
         maxnorm(bm, mask), date_fit(d, qi, idx, mask),
                                                      np.log1p(np.minimum(d.words[idx], 64))]
     sure = [int(np.argmax(cos[m])) for m in pool_models] + ([int(np.argmax(bm))] if bm.max() > 0 else [])
     return np.column_stack(cols), mask, sure
+
+
+def floored(x: np.ndarray, mask: np.ndarray, floor: float) -> np.ndarray:
+    """``ranking.fuse``'s cosine with a floor: (cos - f) / (best - f), f = min(floor, weakest - 0.05)."""
+    if not mask.any():
+        return np.zeros_like(x)
+    top = x[mask].max()
+    f = max(0.0, min(floor, x[mask].min() - FLOOR_MARGIN))
+    return np.maximum(x - f, 0) / (top - f) if top > f else np.zeros_like(x)
 
 
 def fit(d: Data, models: list[str], pool_models: list[str], questions: list[int]) -> np.ndarray:
@@ -193,14 +206,12 @@ def configurations(locomo: Data, models: list[str]) -> tuple[list[tuple[str, Sco
     out += [(f"vector only: {m}", vector(m)) for m in models]
     out.append(("hybrid BM25 + use-multilingual (shipped weights)", shipped))
     shipped_weights = np.array([0.6, 0.4, 0.13, 0.09])
-    out.append(("hybrid BM25 + use-multilingual, min-max cosine", hybrid(["use-multilingual"], shipped_weights,
-                                                                          spread=True)))
     others = [m for m in models if m != "use-multilingual"]
     for m in others:
         alone = fitted(f"hybrid BM25 + {m}", [m])
         out.append((f"hybrid BM25 + {m}", alone))
         out.append((f"hybrid BM25 + {m}, shipped weights", hybrid([m], shipped_weights)))
-        out.append((f"hybrid BM25 + {m}, shipped weights, min-max cosine", hybrid([m], shipped_weights, spread=True)))
+        out.append((f"hybrid BM25 + {m}, shipped weights, cosine from its floor", hybrid([m], shipped_weights, spread=True)))
         out.append((f"hybrid BM25 + {m}, RRF", rrf([m])))
         out.append((f"fused BM25 + use-multilingual + {m}", fitted(f"fused BM25 + use-multilingual + {m}",
                                                                    ["use-multilingual", m])))
@@ -209,7 +220,7 @@ def configurations(locomo: Data, models: list[str]) -> tuple[list[tuple[str, Sco
             out.append((f"re-rank: shipped USE hybrid top {n} by BM25 + {m}", reranked(shipped, alone, n)))
     if len(others) > 1:
         out.append(("fused BM25 + every model", fitted("fused BM25 + every model", models)))
-    out.append(("shipped (per model): BM25 + e5-small, min-max cosine" if "e5-small" in models else "shipped",
+    out.append(("shipped (per model): BM25 + e5-small, cosine from 0.7" if "e5-small" in models else "shipped",
                 hybrid(["e5-small"], shipped_weights, spread=True) if "e5-small" in models else shipped))
     return out, weights
 

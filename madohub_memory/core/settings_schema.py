@@ -228,7 +228,7 @@ SETTINGS: dict[str, Setting] = {
                 "Folders that belong to a project, as prefix=project (beyond git repositories and worktrees)."),
         Setting("stores.map", {}, _store_map,
                 "Namespaces kept in another store (a team file or server), as namespace=location."),
-        Setting("embedding.model", "use-multilingual", _choice("use-multilingual", "e5-small", "minilm"),
+        Setting("embedding.model", "e5-small", _choice("use-multilingual", "e5-small", "minilm"),
                 "Embedding model recall ranks with (use-multilingual, e5-small or minilm); a change re-embeds "
                 "the memories in the background and recall switches once they are all done."),
         Setting("embedding.serving", "", _choice("", "use-multilingual", "e5-small", "minilm"),

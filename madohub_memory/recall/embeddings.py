@@ -31,13 +31,14 @@ import numpy as np
 from madohub_memory.core.errors import ValidationError
 
 MODEL_NAMES = ("use-multilingual", "e5-small", "minilm")
-DEFAULT_MODEL = "use-multilingual"
+DEFAULT_MODEL = "e5-small"  # the default of the setting embedding.model (core/settings_schema.py)
 SIMILARITY_MODEL = "use-multilingual"  # semantic dedup and the nearest view: thresholds measured on it
 # Models whose cosines sit in a narrow band (e5: about 0.7-0.9 between any two texts): recall
-# min-max normalises them over its candidates instead of dividing by the best one. Chosen on
-# the declared tuning splits (LoCoMo conv-26/conv-44, the Chinese tuning questions) with
-# bench/recall_models.py; USE's wide band keeps the division, which measured better for it.
-NARROW_COSINE_MODELS = frozenset({"e5-small"})
+# measures their cosines from this floor instead of from 0 (ranking.fuse). Chosen among 0.6,
+# 0.7, 0.75, 0.8 and a plain min-max on the declared tuning splits only (LoCoMo conv-26 and
+# conv-44, the Chinese tuning questions), with bench/recall_models.py; USE keeps 0, which
+# measured better for it (its cosines spread from about 0 to 1).
+COSINE_FLOORS = {"e5-small": 0.7}
 
 
 class Embedder(Protocol):

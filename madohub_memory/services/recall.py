@@ -21,7 +21,7 @@ from madohub_memory.core.errors import DatabaseBusyError, ValidationError
 from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.recall import ranking, temporal
-from madohub_memory.recall.embeddings import NARROW_COSINE_MODELS, encode_queries
+from madohub_memory.recall.embeddings import COSINE_FLOORS, encode_queries
 from madohub_memory.recall.ranking import Hit
 from madohub_memory.recall.vector_cache import VectorCache, vector_cache
 from madohub_memory.recall.vector_index import VectorIndex
@@ -161,7 +161,7 @@ class RecallService:
         now = self.svc.clock.now()
         rows = merged.rows
         share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
-        similarity = ranking.fuse(merged.vector, merged.keyword, share, spread=model in NARROW_COSINE_MODELS)
+        similarity = ranking.fuse(merged.vector, merged.keyword, share, floor=COSINE_FLOORS.get(model or ""))
         fits = ranking.date_fits(rows, temporal.query_window(text, now.date())) if mode == "hybrid" else {}
         scores = ranking.relevance(rows, similarity, fits, priors=mode == "hybrid")
         many = len(signals) > 1
