@@ -264,7 +264,7 @@ def test_a_big_store_is_searched_from_its_mapped_int8_file_like_the_exact_scan(
 
     def check(index: vector_index.VectorIndex) -> None:
         for text in ("fonts for the landing page", "billing run on day 3", "coffee", "kerning"):
-            q = get_embedder().encode([text])[0]
+            q = get_embedder("use-multilingual").encode([text])[0]
             for scope in (None, ["workspace:p1"]):
                 found = index.search(q, scope, 10)
                 exact = _exact_top(svc, q, scope)
@@ -279,4 +279,4 @@ def test_a_big_store_is_searched_from_its_mapped_int8_file_like_the_exact_scan(
     assert cold.base is not None and cold.base.folder == written
     assert set(cold.live_ids().tolist()) == set(index.live_ids().tolist())
     check(cold)
-    assert cold.cosines(get_embedder().encode(["coffee"])[0], [1, 2, 7, new]).keys() == {1, 2, new}
+    assert cold.cosines(get_embedder("use-multilingual").encode(["coffee"])[0], [1, 2, 7, new]).keys() == {1, 2, new}

@@ -10,9 +10,10 @@ One ranking therefore always uses one model's vectors (each model has its own in
 an interrupted re-embed (``kill -9`` included) loses at most the group being written: the
 next run starts from what is stored.
 
-A store from before this setting existed has no ``embedding.serving``: it serves the model
-its newest memory's vectors are of (two point queries), so a changed default never makes a
-recall embed a whole store on the spot.
+A store from before this setting existed has no ``embedding.serving``: the first look decides
+it once, from the vectors of the newest memory that has any (two point queries), and stores
+it, so a changed default never makes a recall embed a whole store on the spot; a new store
+serves the chosen model.
 
 Semantic dedup and the nearest-memory view use :data:`SIMILARITY_MODEL` whatever recall
 serves (their thresholds were measured on its cosines), so a switch never touches them.
@@ -70,10 +71,14 @@ class EmbeddingService:
         serving = str(self.svc.settings.get("embedding.serving") or "")
         if serving in MODEL_NAMES:
             return serving
-        return self._legacy(self.wanted())
+        decided = self._legacy(self.wanted())
+        if not self.svc.store.readonly:  # decided once: later vectors (dedup's) must not change it
+            self.svc.settings.set("embedding.serving", decided, actor="auto")
+        return decided
 
     def _legacy(self, wanted: str) -> str:
-        """A store never switched: the model its newest active memory has vectors of."""
+        """A store never switched: the model of the vectors its newest embedded memory has
+        (the chosen one when it has that too, or when no memory has a vector yet)."""
         models = vector_rows.models_of_newest_memory(self.svc.store)
         if not models or wanted in models:
             return wanted

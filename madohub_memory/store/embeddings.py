@@ -154,9 +154,9 @@ def count_active_memories(store: Store) -> int:
 
 
 def models_of_newest_memory(store: Store) -> list[str]:
-    """The models the newest active memory has a vector of (two point queries): which model a
-    store's vectors are of, without counting them."""
-    row = store.query_one("SELECT MAX(id) FROM memories WHERE status = 'active'")
+    """The models the newest memory with any vector has vectors of (two index lookups): which
+    model a store's vectors are of, without counting them."""
+    row = store.query_one("SELECT MAX(entity_id) FROM embeddings WHERE entity = 'memory'")
     if row is None or row[0] is None:
         return []
     return [str(r[0]) for r in store.query(
