@@ -139,7 +139,7 @@ def test_the_advanced_tab_shows_a_re_embedding_and_its_end(qtbot, svc, db_path, 
         win.tabs.setCurrentIndex(2)
         tab = win.advanced
         qtbot.waitUntil(lambda: tab.loaded, timeout=5000)
-        assert "Recall uses USE multilingual" in tab.embedding_status.text()
+        assert "Recall uses use-multilingual (2 memories)" in tab.embedding_status.text()
         tab.embedding.setCurrentIndex(tab.embedding.findData("e5-small"))
         tab.findChild(QMessageBox, "embeddingConfirm").button(QMessageBox.StandardButton.Yes).click()
         qtbot.waitUntil(lambda: "until every memory is embedded" in tab.embedding_status.text(), timeout=10000)

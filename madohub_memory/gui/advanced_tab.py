@@ -305,7 +305,7 @@ class AdvancedTab(QWidget):
             return
         total, done = int(status["memories"]), int(status["embedded"])
         share = f"{100 * done // total}%" if total else "100%"
-        served = self.embedding.itemText(max(0, self.embedding.findData(status["serving"])))
+        served = str(status["serving"])  # the model's own name: the combo's label says more
         if status["state"] == "re-embedding":
             text = (self.tr("Recall uses %1 until every memory is embedded with the new model: %2 of %3 (%4).")
                     .replace("%1", served).replace("%2", f"{done:,}").replace("%3", f"{total:,}")
