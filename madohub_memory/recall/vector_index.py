@@ -101,14 +101,12 @@ class VectorIndex:
                 return
             first = vector_rows.first_change(store)
             if self.seq < 0 or last < self.seq or (first > self.seq + 1 and first > 1):
-                self.embed_missing(store, embedder)
-                self._load(store, last)
+                self._load(store, embedder, last)
                 return
             changed = [i for _, i in vector_rows.changed_since(store, self.seq, last, "memory")]
             if len(changed) > max(BULK_CHANGE, len(self) // 4):
                 # A bulk import: stream everything rather than hold the changed blobs at once.
-                self.embed_missing(store, embedder)
-                self._load(store, last, rewrite=True)
+                self._load(store, embedder, last, rewrite=True)
                 return
             self._embed_ids(store, embedder, changed)
             self._apply(store, changed)
@@ -137,18 +135,21 @@ class VectorIndex:
         return vector_file.folder_for(recall_rows.index_id(store), f"{store.path}@{role() if role else ''}",
                                       self.model)
 
-    def _load(self, store: Store, last: int, rewrite: bool = False) -> None:
-        """Everything anew: the mapped file when it is current (plus the changes since), else
-        (a big store) a new file, else (a small one) every vector into the delta."""
+    def _load(self, store: Store, embedder: Embedder, last: int, rewrite: bool = False) -> None:
+        """Everything anew: the mapped file when it is current (plus the changes since: only
+        they can lack a vector, the file was written when none did), else every missing vector
+        embedded and (a big store) a new file, or (a small one) every vector into the delta."""
         self._reset()
         folder = self._folder(store)
         mapped = None if rewrite else vector_file.open_file(folder)
         if mapped is not None and self._usable(store, mapped, last):
             self._adopt(mapped)
             changed = [i for _, i in vector_rows.changed_since(store, mapped.seq, last, "memory")]
+            self._embed_ids(store, embedder, changed)
             self._apply(store, changed)
             self.seq = last
             return
+        self.embed_missing(store, embedder)
         n = vector_rows.count_active_memory_vectors(store, self.model)
         if n >= self.file_min:
             rows = ((int(r["id"]), str(r["namespace"]), from_blob(r["vector"]))
