@@ -37,7 +37,7 @@ from _recall_common import EVAL_DEV
 from _recall_data import LOADERS, Question
 
 from madohub_memory.recall import temporal
-from madohub_memory.recall.embeddings import get_embedder
+from madohub_memory.recall.embeddings import encode_queries, get_embedder
 from madohub_memory.recall.ranking import word_count
 from madohub_memory.store import fts_text
 
@@ -54,7 +54,7 @@ class Data:
         self.items, self.qs = LOADERS[name]()
         self.cache = cache
         self.E = self.embed([it["content"] for it in self.items], model)
-        self.Q = self.embed([q.text for q in self.qs], model)
+        self.Q = self.embed([q.text for q in self.qs], model, query=True)
         self.toks = fts_tokens([it["content"] for it in self.items])
         # A quoted query term goes through FTS5's tokenizer only (no Chinese segmentation).
         self.qterms = [[t for term in fts_text.query_terms(q.text) for t in fts_tokens([term], segment=False)[0]]
@@ -69,12 +69,16 @@ class Data:
         self.extra: dict[str, Any] = {}
         self.words = np.array([word_count(it["content"]) for it in self.items], dtype=float)
 
-    def embed(self, texts: list[str], model: str = "use-multilingual") -> np.ndarray:
-        key = hashlib.sha1((model + "\0" + "\1".join(texts)).encode()).hexdigest()[:20]
+    def embed(self, texts: list[str], model: str = "use-multilingual", query: bool = False) -> np.ndarray:
+        """Vectors of ``texts`` (``query``: embedded as search queries, which only e5 does
+        differently), cached under ``--cache``."""
+        side = "q" if query and model == "e5-small" else ""
+        key = hashlib.sha1((model + side + "\0" + "\1".join(texts)).encode()).hexdigest()[:20]
         path = self.cache / f"{model}-{key}.npy"
         if path.exists():
             return np.load(path)
-        vectors = get_embedder(model).encode(texts)
+        embedder = get_embedder(model)
+        vectors = encode_queries(embedder, texts) if query else embedder.encode(texts)
         np.save(path, vectors)
         return vectors
 

@@ -15,7 +15,7 @@ freshness differs the way a year of real use makes it differ; with ``--set
 recall.freshness_share=0`` (no multiplier) or ``=1`` (the full weight × freshness
 multiplier) it shows what the multipliers cost where age says nothing about relevance.
 
-Usage: ``python bench/recall_quality.py --json [--model use-multilingual|minilm]
+Usage: ``python bench/recall_quality.py --json [--model e5-small|use-multilingual|minilm]
 [--only locomo|lme_s|lme_oracle|chinese] [--dated] [--set KEY=VALUE]``
 """
 
@@ -38,6 +38,7 @@ from _recall_common import EVAL_DEV, load_approved
 from _recall_data import LOADERS, Question
 
 from madohub_memory.core.clock import Clock, parse_iso, to_iso
+from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES
 from madohub_memory.services import Services
 from madohub_memory.store import fts_text
 from madohub_memory.store import memories as memory_rows
@@ -164,7 +165,7 @@ def _trigram(svc: Services, questions: list[Question], by_id: dict[int, Any]) ->
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--model", default="use-multilingual", choices=["use-multilingual", "minilm"])
+    parser.add_argument("--model", default=DEFAULT_MODEL, choices=list(MODEL_NAMES))
     parser.add_argument("--only", choices=list(LOADERS))
     parser.add_argument("--dated", action="store_true", help="memories created on their turn's date")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",

@@ -36,7 +36,7 @@ def test_a_file_goes_to_a_server_and_back_unchanged(svc, db_path: Path, tmp_path
     assert report["copied"]["turns"] == report["totals"]["turns"] and not report["differences"]
     with Services.open(pg_dsn, clock) as server:
         assert any(m.approved_by == "wei" for m in server.memories.list())
-        hits = server.recall.search("pnpm", None, 1, record=False)
+        hits = server.recall.search("pnpm never npm", None, 1, record=False)
         assert hits[0].content == "The shop uses pnpm (never npm)"  # the server's keyword index and vectors
         assert server.store.scalar("SELECT parent_id FROM conversations WHERE id = 'aa-child'") == "zz-parent"
     back = tmp_path / "back.db"

@@ -190,7 +190,7 @@ def test_cli_recall_json_and_render(db_path, shop, capsys) -> None:
 
 
 def test_vector_index_incremental_equals_full_rebuild(svc: Services) -> None:
-    """Growing past the preallocated rows, deletes and status changes keep the live matrix
+    """Growing past the preallocated rows, deletes and status changes keep the live index
     identical (as a mapping id -> vector) to one rebuilt from the database."""
     import numpy as np
 
@@ -208,23 +208,43 @@ def test_vector_index_incremental_equals_full_rebuild(svc: Services) -> None:
     svc.memories.set_status(first, "deprecated")
     svc.memories.delete(5)
     index = svc.recall.index()
-    live = {int(index.ids[p]): index.matrix[p].copy() for p in range(len(index))}
+    live = {int(i): index.vector(int(i)) for i in index.live_ids()}
     vector_cache.forget_all()
     rebuilt = svc.recall.index()
-    fresh = {int(rebuilt.ids[p]): rebuilt.matrix[p] for p in range(len(rebuilt))}
-    assert set(live) == set(fresh) and len(live) == 1099
+    fresh = {int(i): rebuilt.vector(int(i)) for i in rebuilt.live_ids()}
+    assert set(live) == set(fresh) and len(live) == 1099 == len(index)
     assert first not in live and 5 not in live
     assert all(np.allclose(live[i], fresh[i]) for i in fresh)
     assert all(index.position[int(index.ids[p])] == p for p in range(len(index)))
 
 
-def test_projected_search_finds_what_the_exact_scan_finds(svc: Services) -> None:
-    """Big indexes scan a 192-dim projection first, then rescore exactly: the top results
-    match the exact scan's, scoped or not, and after incremental changes."""
+def _exact_top(svc: Services, q, scope: list[str] | None, k: int = 10) -> list[tuple[int, float]]:
+    """The exact float32 top ``k`` over the stored vectors of active memories."""
     import numpy as np
 
+    from madohub_memory.recall.embeddings import from_blob
+    from madohub_memory.store import embeddings as vector_rows
+
+    rows = [r for r in vector_rows.iter_active_memory_vectors(svc.store, "use-multilingual")
+            if not scope or r["namespace"] in scope]
+    sims = np.array([from_blob(r["vector"]) @ q for r in rows])
+    return [(int(rows[i]["id"]), float(sims[i])) for i in np.argsort(-sims)[:k]]
+
+
+def test_a_big_store_is_searched_from_its_mapped_int8_file_like_the_exact_scan(
+        svc: Services, tmp_path, monkeypatch) -> None:
+    """From FILE_MIN memories the index maps an int8 file with a coarse copy: its top results
+    match the exact float scan's (same memories, cosines within 0.01), scoped or not, after
+    incremental changes, and in a cold start that maps the file instead of rebuilding it."""
+    import numpy as np
+
+    from madohub_memory.recall import vector_cache, vector_index
     from madohub_memory.recall.embeddings import get_embedder
 
+    monkeypatch.setenv("MADOHUB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(vector_index, "FILE_MIN", 1000)
+    svc.settings.set("embedding.model", "use-multilingual")  # an empty store: serves it at once
+    vector_cache.forget_all()
     topics = ["deploys", "databases", "coffee", "testing", "billing", "holidays", "fonts"]
     with svc.store.transaction():
         for i in range(1400):
@@ -235,20 +255,28 @@ def test_projected_search_finds_what_the_exact_scan_finds(svc: Services) -> None
                  f"workspace:p{i % 4}", f"fp{i}"),
             )
     index = svc.recall.index()
-    assert index.proj is None  # small: exact scan
-    index.reduce_min = 1000
-    index._maybe_fit()
-    assert index.proj is not None and index.proj.shape == (512, 192)
-    approved(svc, "Brand new memory about fonts and kerning", namespace="workspace:p1")
+    assert index.base is not None and len(index.base) == 1400 and index.base.vectors.dtype == np.int8
+    written = index.base.folder
+    new = approved(svc, "Brand new memory about fonts and kerning", namespace="workspace:p1")
     svc.memories.delete(7)
     index = svc.recall.index()
-    n = len(index)
-    assert np.allclose(index.reduced[:n], index.matrix[:n] @ index.proj, atol=1e-5)
-    for text in ("fonts for the landing page", "billing run on day 3", "coffee"):
-        q = get_embedder().encode([text])[0]
-        for scope in (None, ["workspace:p1"]):
-            exact = index.matrix[:n] @ q
-            if scope:
-                exact[~np.isin(index.ns_codes[:n], [index.namespaces["workspace:p1"]])] = -np.inf
-            best = [int(index.ids[i]) for i in np.argsort(-exact)[:10]]
-            assert [i for i, _ in index.search(q, scope, 10)] == best
+    assert len(index) == 1400 and 7 not in set(index.live_ids().tolist()) and new in index.position
+
+    def check(index: vector_index.VectorIndex) -> None:
+        for text in ("fonts for the landing page", "billing run on day 3", "coffee", "kerning"):
+            q = get_embedder("use-multilingual").encode([text])[0]
+            for scope in (None, ["workspace:p1"]):
+                found = index.search(q, scope, 10)
+                exact = _exact_top(svc, q, scope)
+                assert len(set(i for i, _ in found) & set(i for i, _ in exact)) >= 9
+                assert found[0][0] == exact[0][0] or abs(found[0][1] - exact[0][1]) < 0.01
+                cos = dict(exact)
+                assert all(abs(c - cos[i]) < 0.01 for i, c in found if i in cos)
+
+    check(index)
+    vector_cache.forget_all()  # a cold start: maps the same file, applies the two changes
+    cold = svc.recall.index()
+    assert cold.base is not None and cold.base.folder == written
+    assert set(cold.live_ids().tolist()) == set(index.live_ids().tolist())
+    check(cold)
+    assert cold.cosines(get_embedder("use-multilingual").encode(["coffee"])[0], [1, 2, 7, new]).keys() == {1, 2, new}

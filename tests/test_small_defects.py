@@ -74,8 +74,8 @@ def test_mcp_answers_a_line_that_is_not_json_with_a_parse_error(db_path: Path) -
 def test_an_unknown_embedding_model_is_refused(db_path: Path) -> None:
     Services.open(db_path).close()
     run = _cli(db_path, "settings", "set", "embedding.model", "gpt-9")
-    assert run.returncode == 1 and "'gpt-9' is not allowed: use one of use-multilingual, minilm" in run.stderr
-    assert _cli(db_path, "settings", "get", "embedding.model").stdout.strip() == "use-multilingual"
+    assert run.returncode == 1 and "'gpt-9' is not allowed: use one of use-multilingual, e5-small, minilm" in run.stderr
+    assert _cli(db_path, "settings", "get", "embedding.model").stdout.strip() == "e5-small"
 
 
 @pytest.mark.parametrize("command", [["approve", "9223372036854775808"], ["memory", "show", "99999999999999999999"],

@@ -67,7 +67,7 @@ def test_a_transfer_copies_everything_with_ids_vectors_and_counters(svc, db_path
     assert rows(db_path, sequences) == rows(target, sequences)
     with Services.open(target, clock) as copy:
         assert any(m.approved_by == "wei" for m in copy.memories.list())
-        assert copy.recall.search("pnpm", None, 1)[0].content == "The shop uses pnpm (never npm)"  # keyword index rebuilt
+        assert copy.recall.search("pnpm never npm", None, 1)[0].content == "The shop uses pnpm (never npm)"  # keyword index rebuilt
         new = copy.review.add_manual("Staging runs on k3s", "fact").candidate_id
     assert new == svc.review.add_manual("Staging runs on k3s", "fact").candidate_id  # the same next id
     again = invoke("transfer", "--from", db_path, "--to", target)

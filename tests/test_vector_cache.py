@@ -27,6 +27,9 @@ def _submit(svc: Services, text: str, turn: str = "t1") -> int:
 
 
 def test_a_memory_has_one_vector_that_recall_dedup_and_nearest_share(svc: Services) -> None:
+    """With recall on the similarity model (USE), one vector per memory serves all three; with
+    e5 serving recall, a memory has its e5 vector too (tests/test_embedding_switch.py)."""
+    svc.settings.set("embedding.model", MODEL)
     first = _submit(svc, "User prefers pnpm over npm.")
     memory_id = svc.review.approve(first)
     svc.recall.index()

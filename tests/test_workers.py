@@ -126,7 +126,7 @@ def test_a_dead_workers_claim_is_taken_over_after_it_goes_stale(svc: Services, c
 def test_job_status_run_now_and_errors(svc: Services, tmp_path: Path) -> None:
     disable_semantic_dedup(svc)
     status = {row["name"]: row for row in svc.jobs.status()}
-    assert set(status) == {"drain", "watch", "sweep", "backup"}
+    assert set(status) == {"drain", "watch", "sweep", "backup", "reembed"}
     assert status["drain"]["last_run"] is None and status["drain"]["running"] is False
     svc.ingest._extractor = PreferenceExtractor()
     svc.ingest.ingest_paths([str(write_jsonl(tmp_path / "s.jsonl", small_session()))], extract=False)
@@ -186,7 +186,7 @@ def test_scheduler_runs_every_job_in_the_background(db_path: Path, tmp_path: Pat
             time.sleep(0.2)
     finally:
         scheduler.shutdown(wait=True)
-    assert runs == {"drain": 1, "watch": 1, "sweep": 1, "backup": 1}
+    assert runs == {"drain": 1, "watch": 1, "sweep": 1, "backup": 1, "reembed": 1}
 
 
 def test_worker_once_cli(db_path: Path, tmp_path: Path) -> None:
@@ -196,7 +196,7 @@ def test_worker_once_cli(db_path: Path, tmp_path: Path) -> None:
     done = invoke("worker", "--once", "--json", env=env)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert [r["name"] for r in data["results"]] == ["drain", "watch", "sweep", "backup"]
+    assert [r["name"] for r in data["results"]] == ["drain", "watch", "sweep", "backup", "reembed"]
     assert all(job["last_run"] for job in data["jobs"])
 
 

@@ -25,7 +25,7 @@ COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
     "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
-    "scrub", "desktop", "backup", "doctor", "context", "history", "server", "setup", "codex_notify",
+    "scrub", "desktop", "backup", "doctor", "context", "history", "server", "setup", "codex_notify", "embeddings",
 ]
 
 

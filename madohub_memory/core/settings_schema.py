@@ -228,8 +228,12 @@ SETTINGS: dict[str, Setting] = {
                 "Folders that belong to a project, as prefix=project (beyond git repositories and worktrees)."),
         Setting("stores.map", {}, _store_map,
                 "Namespaces kept in another store (a team file or server), as namespace=location."),
-        Setting("embedding.model", "use-multilingual", _choice("use-multilingual", "minilm"),
-                "Embedding model for recall and dedup (use-multilingual or minilm)."),
+        Setting("embedding.model", "e5-small", _choice("use-multilingual", "e5-small", "minilm"),
+                "Embedding model recall ranks with (use-multilingual, e5-small or minilm); a change re-embeds "
+                "the memories in the background and recall switches once they are all done."),
+        Setting("embedding.serving", "", _choice("", "use-multilingual", "e5-small", "minilm"),
+                "The model recall ranks with now: set by the re-embedding when it completes (empty: the model "
+                "the stored vectors are of)."),
         Setting("dedup.semantic", True, _bool, "Also treat near-paraphrases (embedding cosine) as duplicates."),
         Setting("dedup.threshold", 0.86, _float_range(0.5, 1.0), "Cosine at or above which two texts are equivalent."),
         Setting("recall.k", 10, _int_range(1, 100), "Memories returned by a recall."),
@@ -255,6 +259,8 @@ SETTINGS: dict[str, Setting] = {
         Setting("workers.watch_interval", 60, _int_range(5, 86400), "Seconds between folder scans."),
         Setting("workers.sweep_interval", 3600, _int_range(60, 604800), "Seconds between archive/auto-approve sweeps."),
         Setting("workers.backup_interval", 3600, _int_range(60, 86400), "Seconds between checks whether a daily backup is due."),
+        Setting("workers.reembed_interval", 60, _int_range(10, 86400),
+                "Seconds between checks whether memories need embedding with the chosen model."),
         Setting("backup.enabled", True, _bool, "Back the database up once a day (SQLite backup API)."),
         Setting("backup.keep", 7, _int_range(1, 1000), "Daily backups kept (older ones are deleted)."),
         Setting("backup.folder", "", _text, "Folder of the daily backups (empty = 'backups' next to the database)."),

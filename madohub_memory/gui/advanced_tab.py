@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -122,10 +122,18 @@ class AdvancedTab(QWidget):
         eform = QFormLayout(embedding)
         self.embedding = QComboBox()
         self.embedding.setAccessibleName(self.tr("Embedding model"))
-        self.embedding.addItem(self.tr("USE multilingual (Chinese and English)"), "use-multilingual")
+        self.embedding.addItem(self.tr("e5-small (multilingual, most accurate)"), "e5-small")
+        self.embedding.addItem(self.tr("USE multilingual (Chinese and English, fastest)"), "use-multilingual")
         self.embedding.addItem(self.tr("MiniLM (English only)"), "minilm")
         self.embedding.currentIndexChanged.connect(self._embedding_picked)
         eform.addRow(self.tr("Embedding model"), self.embedding)
+        self.embedding_status = QLabel()
+        self.embedding_status.setObjectName("embeddingStatus")
+        self.embedding_status.setWordWrap(True)
+        eform.addRow(self.embedding_status)
+        self._embedding_timer = QTimer(self)
+        self._embedding_timer.setInterval(5000)  # progress of a re-embedding, while it runs
+        self._embedding_timer.timeout.connect(self._poll_embedding)
 
         ui = QGroupBox(self.tr("Interface"))
         uform = QFormLayout(ui)
@@ -241,7 +249,7 @@ class AdvancedTab(QWidget):
     def reload(self) -> None:
         def load(ctx: Any) -> dict[str, Any]:
             return {"settings": ctx.svc.settings.all(), "jobs": ctx.svc.jobs.status(),
-                    "usage": extraction_backend.usage_today(ctx.svc)}
+                    "usage": extraction_backend.usage_today(ctx.svc), "embedding": ctx.svc.embedding.status()}
 
         query_op(self.worker, load, self._loaded, self.worker.error.emit)
 
@@ -282,6 +290,7 @@ class AdvancedTab(QWidget):
             self.tray_box.setChecked(bool(s["desktop.tray"]))
             self.notify_box.setChecked(bool(s["desktop.notify"]))
             self._show_jobs(result)
+            self._show_embedding(result.get("embedding"))
         finally:
             self._loading = False
         self.loaded = True
@@ -337,12 +346,39 @@ class AdvancedTab(QWidget):
         header = self.jobs.horizontalHeader()
         self.jobs.setFixedHeight(max(header.height(), header.sizeHint().height()) + rows_height + 2 * self.jobs.frameWidth() + 2)
 
+    def _show_embedding(self, status: dict[str, Any] | None) -> None:
+        """Which model recall uses, and a re-embedding's progress (polled while it runs)."""
+        if not status:
+            return
+        total, done = int(status["memories"]), int(status["embedded"])
+        share = f"{100 * done // total}%" if total else "100%"
+        served = str(status["serving"])  # the model's own name: the combo's label says more
+        if status["state"] == "re-embedding":
+            text = (self.tr("Recall uses %1 until every memory is embedded with the new model: %2 of %3 (%4).")
+                    .replace("%1", served).replace("%2", f"{done:,}").replace("%3", f"{total:,}")
+                    .replace("%4", share))
+        else:
+            text = self.tr("Recall uses %1 (%2 memories).").replace("%1", served).replace("%2", f"{total:,}")
+        self.embedding_status.setText(text)
+        running = status["state"] != "ready"
+        if running and not self._embedding_timer.isActive():
+            self._embedding_timer.start()
+        elif not running:
+            self._embedding_timer.stop()
+
+    def _poll_embedding(self) -> None:
+        if not self.isVisible():
+            return
+        query_op(self.worker, lambda ctx: {"embedding": ctx.svc.embedding.status()},
+                 lambda result: self._show_embedding(result.get("embedding")), self.worker.error.emit)
+
     def _job_label(self, name: str) -> str:
         labels = {
             "drain": self.tr("Extract candidates from new turns"),
             "watch": self.tr("Import new transcript lines"),
             "sweep": self.tr("Sweep: archive, auto-approve, decay"),
             "backup": self.tr("Daily backup of the database"),
+            "reembed": self.tr("Embed memories with the chosen model"),
         }
         return labels.get(name, name)
 
@@ -373,8 +409,8 @@ class AdvancedTab(QWidget):
             if approved:
                 message += " " + self.tr("Auto-approve approved %n waiting candidate(s).", "", len(approved))
             self.status.emit(message)
-            if key.startswith("extraction."):
-                self.reload()  # the destination and today's budget line derive from these settings
+            if key.startswith("extraction.") or key == "embedding.model":
+                self.reload()  # derived lines: the destination and budget, the re-embedding's progress
 
         collection_op(self.worker, run, done, lambda msg: (self.worker.error.emit(msg), self.reload()),
                       initiator=self)
@@ -387,8 +423,9 @@ class AdvancedTab(QWidget):
         if wanted == getattr(self, "_embedding_shown", None):
             return
         box = QMessageBox(QMessageBox.Icon.Question, self.tr("Switch the embedding model?"),
-                          self.tr("Every approved memory is embedded again with %1. That takes a while "
-                                  "on a large store, and recall finds less by meaning until it is done.")
+                          self.tr("Every approved memory is embedded again with %1, in the background. "
+                                  "Recall keeps using the current model until that is done; the progress "
+                                  "shows here.")
                           .replace("%1", self.embedding.currentText()),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
         box.setObjectName("embeddingConfirm")

@@ -6,6 +6,10 @@ Relevance of a candidate (hybrid recall) =
     + 0.13 × date fit           (when the query names a date: 1 for a memory of that date)
     + 0.09 × ln(1 + min(words, 64))                                 (a length prior)
 
+For a model whose cosines sit in a narrow band (e5-small) the cosine term is measured
+from a floor (0.7, or 0.05 below the weakest candidate) instead of from 0
+(``fuse(..., floor=...)``): divided by the best, every e5 candidate would score about 0.9-1.
+
 The weights are those of a logistic regression of "links to an evidence turn" on these
 four features, fitted on a declared training split (LoCoMo dev conversations conv-26 and
 conv-44 only) and rounded; they are checked on the other LoCoMo conversations,
@@ -107,18 +111,30 @@ def length_prior(text: str) -> float:
     return math.log1p(min(word_count(text), LENGTH_CAP))
 
 
+FLOOR_MARGIN = 0.05  # a floor stays this far below the weakest candidate: none scores 0 for being last
+
+
 def fuse(
-    vector: dict[int, float], keyword: dict[int, float], vector_share: float
+    vector: dict[int, float], keyword: dict[int, float], vector_share: float, floor: float | None = None,
 ) -> dict[int, float]:
-    """Max-normalised weighted sum, in [0, 1], for every id of either signal."""
+    """Max-normalised weighted sum, in [0, 1], for every id of either signal.
+
+    ``floor``: for a model whose cosines sit in a narrow band (e5: about 0.7-0.9 for any two
+    texts, so divided by the best one every candidate scores about 1 and the vector signal
+    hardly separates them), the cosine is measured from that floor instead of from 0:
+    ``(cos - f) / (best - f)`` with ``f = min(floor, weakest - 0.05)``, so the weakest
+    candidate still scores above 0 (:data:`~madohub_memory.recall.embeddings.COSINE_FLOORS`)."""
     vmax = max((v for v in vector.values() if v > 0), default=0.0)
     kmax = max((v for v in keyword.values() if v > 0), default=0.0)
     share = vector_share if kmax > 0 else 1.0
     if vmax <= 0:
         share = 0.0
+    base = 0.0
+    if floor is not None and vector:
+        base = max(0.0, min(floor, min(vector.values()) - FLOOR_MARGIN))
     out: dict[int, float] = {}
     for memory_id in set(vector) | set(keyword):
-        v = max(0.0, vector.get(memory_id, 0.0)) / vmax if vmax > 0 else 0.0
+        v = max(0.0, vector.get(memory_id, 0.0) - base) / (vmax - base) if vmax > base else 0.0
         k = max(0.0, keyword.get(memory_id, 0.0)) / kmax if kmax > 0 else 0.0
         out[memory_id] = share * v + (1.0 - share) * k
     return out

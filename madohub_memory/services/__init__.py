@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from madohub_memory.services.changes import ChangeLog
     from madohub_memory.services.decay import DecayService
     from madohub_memory.services.decisions import DecisionService
+    from madohub_memory.services.embedding import EmbeddingService
     from madohub_memory.services.ingest import IngestService
     from madohub_memory.services.jobs import JobsService
     from madohub_memory.services.memories import MemoryService
@@ -206,6 +207,13 @@ class Services:
         from madohub_memory.services.decay import DecayService
 
         return DecayService(self)
+
+    @cached_property
+    def embedding(self) -> EmbeddingService:
+        """Which embedding model recall serves, and re-embedding after a switch."""
+        from madohub_memory.services.embedding import EmbeddingService
+
+        return EmbeddingService(self)
 
     @cached_property
     def nearest(self) -> NearestService:

@@ -158,10 +158,11 @@ class DecisionService:
         return match_free_text(answer, offered, described, self._similarity).option
 
     def _similarity(self, text: str, others: Sequence[str]) -> list[float]:
-        """Cosine similarity with the recall embedding model (loaded only when words were not enough)."""
-        from madohub_memory.recall.embeddings import get_embedder
+        """Cosine similarity with the similarity model (the thresholds were measured on its
+        cosines; loaded only when words were not enough)."""
+        from madohub_memory.recall.embeddings import SIMILARITY_MODEL, get_embedder
 
-        vectors = get_embedder(self.svc.settings.get("embedding.model")).encode([text, *others])
+        vectors = get_embedder(SIMILARITY_MODEL).encode([text, *others])
         return [float(vectors[0] @ v) for v in vectors[1:]]
 
     def capture_transcript(self, path: str | Path) -> int:

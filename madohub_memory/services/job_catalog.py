@@ -106,6 +106,11 @@ def backup(svc: Services) -> int:
     return int(svc.backup.daily())
 
 
+def reembed(svc: Services) -> int:
+    """Embed active memories lacking a vector of the chosen model; switch recall to it when none is left."""
+    return svc.embedding.reembed()
+
+
 JOBS: dict[str, JobSpec] = {
     spec.name: spec
     for spec in [
@@ -114,5 +119,7 @@ JOBS: dict[str, JobSpec] = {
         JobSpec("sweep", sweep, "workers.sweep_interval",
                 "archive stale candidates, auto-approve, decay and archive unused memories"),
         JobSpec("backup", backup, "workers.backup_interval", "daily backup of the database, keeping backup.keep"),
+        JobSpec("reembed", reembed, "workers.reembed_interval",
+                "embed memories with the chosen model, then switch recall to it"),
     ]
 }

@@ -31,7 +31,7 @@ from madohub_memory.core.errors import DatabaseBusyError, ValidationError
 from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.recall import ranking, temporal
-from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES
+from madohub_memory.recall.embeddings import COSINE_FLOORS, encode_queries
 from madohub_memory.recall.ranking import Hit
 from madohub_memory.recall.vector_cache import VectorCache, vector_cache
 from madohub_memory.recall.vector_index import VectorIndex
@@ -72,24 +72,25 @@ class RecallService:
     # -- the index ------------------------------------------------------------------
 
     def model_name(self) -> str:
-        name = str(self.svc.settings.get("embedding.model") or DEFAULT_MODEL)
-        if name not in MODEL_NAMES:
-            raise ValidationError(
-                "Unknown embedding model {name!r}: use one of {choices}.",
-                name=name, choices=', '.join(MODEL_NAMES),
-            )
+        """The model recall ranks with: the one served now (the chosen one once its vectors are
+        all there, :mod:`madohub_memory.services.embedding`), or another that loads when its
+        package is missing or broken (with one warning)."""
+        name, warning = self.svc.embedding.loadable(self.svc.embedding.served())
+        if warning and warning not in self.warnings:
+            self.warnings.append(warning)
         return name
 
-    def vectors(self) -> VectorCache:
-        """This process's vector cache of the database for the configured model (loads it)."""
-        return vector_cache(self.svc.store, self.model_name())
+    def vectors(self, model: str | None = None) -> VectorCache:
+        """This process's vector cache of the database for the served model (loads it)."""
+        return vector_cache(self.svc.store, model or self.model_name())
 
     def index(self) -> VectorIndex:
         """The shared vector index of this database, brought up to date (embeds what is missing)."""
         return self.vectors().memory_index(self.svc.store)
 
     def embed_pending(self, limit: int | None = None, progress: Callable[[int], None] | None = None) -> int:
-        """Compute missing embeddings (for workers: keeps model work off other threads)."""
+        """Compute missing embeddings of the served model (for workers: keeps model work off
+        other threads)."""
         cache = self.vectors()
         return cache.index.embed_missing(self.svc.store, cache.embedder, limit, progress)
 
@@ -162,19 +163,21 @@ class RecallService:
         limits = (int(settings.get("recall.vector_k")), int(settings.get("recall.keyword_k")),
                   int(settings.get("recall.recent_n")))
         self.warnings = []
+        model = self.model_name() if mode != "keyword" else None  # one model for every store's ranking
         if not self.svc.mapped and settings.get("stores.map"):  # namespaces kept in other stores
             from madohub_memory.services.recall_merge import gather_stores
 
-            signals, self.warnings = gather_stores(self.svc, text, scope, mode, limits)
-            for warning in self.warnings:
+            signals, warnings = gather_stores(self.svc, text, scope, mode, limits, model)
+            self.warnings += warnings
+            for warning in warnings:
                 log.warning("%s", warning)
         else:
-            signals = [self.gather(text, scope, mode, limits)]
+            signals = [self.gather(text, scope, mode, limits, model=model)]
         merged = merge_signals(signals)
         now = self.svc.clock.now()
         rows = merged.rows
         share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
-        similarity = ranking.fuse(merged.vector, merged.keyword, share)
+        similarity = ranking.fuse(merged.vector, merged.keyword, share, floor=COSINE_FLOORS.get(model or ""))
         fits = ranking.date_fits(rows, temporal.query_window(text, now.date())) if mode == "hybrid" else {}
         scores = ranking.relevance(rows, similarity, fits, priors=mode == "hybrid")
         many = len(signals) > 1
@@ -207,10 +210,12 @@ class RecallService:
 
     def gather(
         self, text: str, scope: list[str] | None, mode: str, limits: tuple[int, int, int],
-        label: str | None = None,
+        label: str | None = None, model: str | None = None,
     ) -> Signals:
         """This store's candidates for ``text`` and their raw signals (cosine, BM25), before
-        any normalisation: what :func:`merge_signals` fuses over one store or several."""
+        any normalisation: what :func:`merge_signals` fuses over one store or several.
+        ``model``: the embedding model of the ranking (every store's cosines come from the same
+        one; default: this store's served model)."""
         vector_k, keyword_k, recent_n = limits
         store = self.svc.store
         vector: dict[int, float] = {}
@@ -218,9 +223,9 @@ class RecallService:
         index: VectorIndex | None = None
         query_vector: np.ndarray | None = None
         if mode != "keyword":
-            cache = self.vectors()
+            cache = self.vectors(model)
             index = self._index(cache)
-            query_vector = cache.embedder.encode([text])[0]
+            query_vector = encode_queries(cache.embedder, [text])[0]
             vector = dict(index.search(query_vector, scope, vector_k))
         pool = set(vector)
         if mode == "hybrid":
@@ -234,7 +239,7 @@ class RecallService:
             assert index is not None and query_vector is not None
             # Each signal's best match, before the other signal's candidates are scored too.
             sure = [_best(vector), _best(keyword)]
-            vector.update(_cosines(index, query_vector, pool - set(vector)))
+            vector.update(index.cosines(query_vector, sorted(pool - set(vector))))
         return Signals(label, self.svc, vector, keyword, recall_rows.active_rows(store, sorted(pool)), sure)
 
     def _index(self, cache: VectorCache) -> VectorIndex:
@@ -465,16 +470,6 @@ def _best(scores: dict[int, float]) -> tuple[float, int] | None:
         return None
     memory_id = max(scores, key=scores.__getitem__)
     return scores[memory_id], memory_id
-
-
-def _cosines(index: VectorIndex, query: np.ndarray, ids: set[int]) -> dict[int, float]:
-    """Cosine of the query with given memories (those in the index)."""
-    with index.lock:
-        rows = [(i, index.position[i]) for i in ids if i in index.position]
-        if not rows:
-            return {}
-        sims = index.matrix[[pos for _, pos in rows]] @ query
-    return {i: float(s) for (i, _), s in zip(rows, sims, strict=True)}
 
 
 def _truncate(line: str, tokens: int) -> str:

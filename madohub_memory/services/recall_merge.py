@@ -23,17 +23,19 @@ log = logging.getLogger("madohub_memory.recall")
 
 def gather_stores(
     svc: Services, text: str, scope: list[str] | None, mode: str, limits: tuple[int, int, int],
+    model: str | None = None,
 ) -> tuple[list[Signals], list[str]]:
     """Every store's candidates for ``text`` within its part of ``scope``, and a warning
-    sentence for each mapped store that could not answer."""
+    sentence for each mapped store that could not answer. Every store ranks with ``model``
+    (the local store's), so no ranking mixes two models' cosines."""
     parts, warnings = svc.stores.read_parts(scope)
     signals: list[Signals] = []
     for part in parts:
         if part.svc is svc:
-            signals.append(svc.recall.gather(text, part.scope, mode, limits, part.label))
+            signals.append(svc.recall.gather(text, part.scope, mode, limits, part.label, model))
             continue
         try:
-            signals.append(part.svc.recall.gather(text, part.scope, mode, limits, part.label))
+            signals.append(part.svc.recall.gather(text, part.scope, mode, limits, part.label, model))
         except Exception as exc:  # a server gone mid-read: answer from the others
             log.debug("store %s failed during recall", part.label, exc_info=True)
             reason = display_location(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)

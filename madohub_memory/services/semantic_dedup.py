@@ -21,6 +21,7 @@ import numpy as np
 
 from madohub_memory.core.errors import ValidationError
 from madohub_memory.core.types import Equivalent
+from madohub_memory.recall.embeddings import SIMILARITY_MODEL
 from madohub_memory.recall.vector_cache import VectorCache, vector_cache
 from madohub_memory.recall.vector_groups import Group
 from madohub_memory.services.edits import masked_content
@@ -124,9 +125,10 @@ def match(store: Store, cache: VectorCache, content: str, namespace: str, kind: 
 
 
 def _cache(svc: Services) -> VectorCache | None:
-    """The vector cache of the configured model; ``None`` (with a warning in the log) when
+    """The vector cache of the similarity model (``dedup.threshold`` was measured on its
+    cosines; recall's model may differ and change); ``None`` (with a warning in the log) when
     the model cannot load: a broken model must not stop candidates from being stored."""
-    model = str(svc.settings.get("embedding.model"))
+    model = SIMILARITY_MODEL
     try:
         return vector_cache(svc.store, model)
     except Exception as exc:  # any failure of a third-party model load: dedup by fingerprint only

@@ -63,6 +63,8 @@ class SettingsService:
                 "environment (the LLM key is read from the variable named by extraction.llm.api_key_env).",
                 key=key,
             )
+        if key == "embedding.model":  # recall keeps the old vectors until the new ones are all there
+            self.svc.embedding.pin_before_switch(parsed)
         changes = self.svc.changelog
         if self._held is not None:
             self._held.pop(key, None)

