@@ -28,7 +28,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from madohub_memory.core.errors import UserError, ValidationError
+from madohub_memory.core.errors import DatabaseBusyError, UserError, ValidationError
 from madohub_memory.recall.embeddings import DEFAULT_MODEL, MODEL_NAMES, get_embedder, to_blob
 from madohub_memory.services.stopping import stop_requested
 from madohub_memory.store import embeddings as vector_rows
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("madohub_memory.recall")
 
 GROUP = 64  # memories embedded, then written in one short transaction
+SIDE_WRITE_WAIT_S = 1.0  # as a recall's hit count: a side write of a read gives up rather than wait
 _broken: dict[str, str] = {}  # model -> the sentence saying why it cannot load (once per process)
 
 
@@ -63,7 +64,11 @@ class EmbeddingService:
             return serving
         decided = self._legacy(self.wanted())
         if not self.svc.store.readonly:  # decided once: later vectors (dedup's) must not change it
-            self.svc.settings.set("embedding.serving", decided, actor="auto")
+            try:  # a recall asks this: it never waits long for another program's lock
+                with self.svc.store.waits_at_most(SIDE_WRITE_WAIT_S):
+                    self.svc.settings.set("embedding.serving", decided, actor="auto")
+            except DatabaseBusyError:
+                log.info("embedding.serving not stored yet (the database is busy): decided again next time")
         return decided
 
     def _legacy(self, wanted: str) -> str:

@@ -3244,6 +3244,9 @@ Basis: {stage}; confidence: {level}
         <source>Working (%1): %2</source>
         <translation>正在处理（%1）：%2</translation>
     </message>
+</context>
+<context>
+    <name>Errors</name>
     <message>
         <source>No embedding model can be loaded here: reinstall madohub-memory.</source>
         <translation>这里无法加载任何向量模型：请重新安装 madohub-memory。</translation>
