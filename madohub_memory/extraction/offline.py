@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+
+import numpy as np
 
 from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
-from madohub_memory.extraction.agent_statements import caught_mistakes, milestones
+from madohub_memory.extraction import render
 from madohub_memory.extraction.base import Mode, TurnView
 from madohub_memory.extraction.chat_requests import answer_style, context_statement
 from madohub_memory.extraction.chinese import pick_zh, rewrite_zh
@@ -37,11 +38,10 @@ from madohub_memory.extraction.english import (  # noqa: F401  (re-exported for 
 from madohub_memory.extraction.flags import scan
 from madohub_memory.extraction.pasted import own_words
 from madohub_memory.extraction.rewrite import rewrite_first_person_en  # noqa: F401  (re-exported)
-from madohub_memory.extraction.routines import project_routines
+from madohub_memory.extraction.selector import Encoder, Selector, shipped
 from madohub_memory.extraction.sentences import CJK as _CJK
 from madohub_memory.extraction.summary_candidates import SummaryCandidate, summary_candidates
-from madohub_memory.extraction.summary_sections import looks_like_summary
-from madohub_memory.extraction.tool_runs import passes_later, question_answers, root_causes
+from madohub_memory.extraction.units import Unit, pass_units
 
 MAX_TURN_CHARS = 4000
 MAX_CONTENT_CHARS = 360
@@ -77,12 +77,19 @@ _PROJECT_SPECIFIC = re.compile(
 
 
 _TOKEN = re.compile(r"\w+|[\u3400-\u9fff]")
+_QUESTION = re.compile(r"[?？]\s*$|[吗嗎呢]\s*[。.]?\s*$")
 
 
 def _same_statement(a: str, b: str) -> bool:
     """Two drafts of one turn that say mostly the same (most of the shorter one's words)."""
     wa, wb = set(_TOKEN.findall(a.lower())), set(_TOKEN.findall(b.lower()))
     return bool(wa and wb) and len(wa & wb) >= 0.7 * min(len(wa), len(wb))
+
+
+def selectable(unit: Unit) -> bool:
+    """A unit the selector may choose: never a question the user asked (a question states
+    nothing about the person; what they say about themselves beside it is its own unit)."""
+    return not (unit.source == "user" and _QUESTION.search(unit.text))
 
 
 def project_specific(text: str) -> bool:
@@ -104,11 +111,18 @@ class OfflineExtractor:
     """
 
     name = "offline"
+    # Passes as long as the claimed rounds allow: a long autonomous run is one exchange, and
+    # its final report is seen as its end (a model backend keeps the shorter default).
+    max_exchange = 2000
+    max_span = 2000
 
     def __init__(
         self, subject: str = "User", subject_zh: str = "用户", threshold: float = -0.45,
-        zh_threshold: float = 1.0, persona: str = "default",
+        zh_threshold: float = 1.0, persona: str = "default", *, selector: Selector | None = None,
+        encoder: Encoder | None = None,
     ) -> None:
+        self.selector = selector  # None: the shipped one, loaded on first use
+        self.encoder = encoder  # the sentence encoder the selector was trained with, if at hand
         self.subject = subject
         self.persona = persona  # where the user's working-style rules go (persona:<name>)
         self.subject_zh = subject_zh
@@ -122,33 +136,21 @@ class OfflineExtractor:
     ) -> list[CandidateDraft]:
         coding = is_coding_pass(turns, namespace)
         drafts: list[CandidateDraft] = []
-        for turn in turns:
-            if turn.role == "system":
-                if looks_like_summary(turn.content or ""):
-                    drafts += self.summary_drafts(turn, namespace=namespace)
-            elif coding and turn.role == "user":
-                found = self.coding_user_drafts(turn, mode=mode, namespace=namespace)
-                if any(d.kind == "event" for d in found) and passes_later(turns, turn.id):
-                    found = [d for d in found if not d.content.startswith(_REPORTED)]  # solved right here
-                drafts += found
-            elif coding and turn.role == "assistant":
-                continue  # its causes count only when a run confirms them (root_causes below)
-            else:
+        if coding:
+            drafts += self.selected_drafts(turns, mode=mode, namespace=namespace)
+        else:
+            summaries = [t for t in turns if t.role == "system"]
+            if summaries:
+                drafts += self.selected_drafts(summaries, mode=mode, namespace=namespace)
+            for turn in turns:
+                if turn.role == "system":
+                    continue
                 draft = self.extract_turn(turn, mode=mode, namespace=namespace)
                 if draft is not None:
                     drafts.append(draft)
                 if turn.role == "user":
                     drafts += [d for d in self.chat_request_drafts(turn, mode=mode, namespace=namespace)
                                if draft is None or not _same_statement(d.content, draft.content)]
-        if coding:
-            zh = any(t.role == "user" and len(_CJK.findall(t.content[:400])) >= max(2, len(t.content[:400]) // 8)
-                     for t in turns)
-            subject = self.subject_zh if zh else self.subject
-            found_all: list[Any] = [*root_causes(turns), *question_answers(turns, subject, zh), *project_routines(turns, zh),
-                         *milestones(turns), *caught_mistakes(turns)]
-            for found in found_all:
-                turn = next(t for t in turns if t.id == found.turn_id)
-                drafts.append(self._draft(found.content, found.kind, found.confidence, turn, mode, namespace))
         seen: set[str] = set()
         unique = []
         for draft in drafts:
@@ -156,6 +158,45 @@ class OfflineExtractor:
                 seen.add(draft.content)
                 unique.append(draft)
         return unique
+
+    def selected_drafts(
+        self, turns: Sequence[TurnView], *, mode: Mode = "turn", namespace: str | None = None
+    ) -> list[CandidateDraft]:
+        """The units of a coding pass (:mod:`.units`) the learned selector chooses, written
+        as statements (:mod:`.render`)."""
+        units = [u for u in pass_units(turns) if selectable(u)]
+        if not units:
+            return []
+        selector = self.selector or shipped()
+        vectors = self._vectors(units, selector)
+        probs = selector.score(units, vectors)
+        team = bool(namespace and namespace.startswith("workspace:"))
+        drafts = []
+        for i in selector.choose(units, probs, vectors):
+            unit = units[i]
+            text = render.content(unit, team=team)
+            if len(text.strip()) < 6:
+                continue
+            kind = selector.kind(unit)
+            _, said = scan(unit.text)  # flags are judged on what was written
+            # How the user wants an agent to work holds in every project; a rule that names
+            # this project's files, commands or code stays with the project.
+            persona_wide = kind == "preference" and unit.source == "user" and not project_specific(unit.text)
+            source: Mode = "compaction" if unit.turn.role == "system" else mode
+            drafts.append(self._draft(text, kind, float(probs[i]), unit.turn, mode,
+                                      f"persona:{self.persona}" if persona_wide else namespace, set(said),
+                                      source=source))
+        return drafts
+
+    def _vectors(self, units: Sequence[Unit], selector: Selector) -> np.ndarray | None:
+        """Sentence embeddings of the units from the encoder the selector was trained with,
+        or ``None`` (the structural model is used then)."""
+        if self.encoder is None or selector.full is None:
+            return None
+        try:
+            return np.asarray(self.encoder(selector.embedding, [u.text for u in units]), dtype=np.float64)
+        except Exception:  # an encoder that fails must not cost the pass: structure still works
+            return None
 
     def _prepare(self, turn: TurnView) -> tuple[str, bool] | None:
         """The text of a turn worth reading (the user's own words, no code, tags or links)

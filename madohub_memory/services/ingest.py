@@ -24,8 +24,9 @@ from madohub_memory.core.errors import MappedStoreError, StorageError, UserError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
+from madohub_memory.ingest.lines import first_json_char
 from madohub_memory.ingest.model import ReadResult
-from madohub_memory.ingest.passes import build_passes
+from madohub_memory.ingest.passes import MAX_EXCHANGE, MAX_SPAN, build_passes
 from madohub_memory.ingest.sanitize import check_result
 from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
 from madohub_memory.services.batch_submit import submit_drafts
@@ -101,6 +102,17 @@ def _mentions(path: str, needle: bytes, chunk: int = 1 << 20, start: int = 0) ->
 # A question (the tool call) or its answer (``toolUseResult.answers``, or the text fallback):
 # an answer read now may belong to a question read by an earlier import.
 _DECISION_NEEDLES = (b"AskUserQuestion", b'"answers"', b"answered your question")
+
+
+def _empty_subagent_file(path: str) -> bool:
+    """A Claude Code subagent file (``<session>/subagents/…`` or ``agent-*.jsonl``) with no content."""
+    name = os.path.basename(path)
+    if os.path.basename(os.path.dirname(path)) != "subagents" and not name.startswith("agent-"):
+        return False
+    try:
+        return os.path.getsize(path) == 0 or not first_json_char(path)
+    except OSError:
+        return False
 
 
 def empty_counts() -> dict[str, int]:
@@ -201,6 +213,9 @@ class IngestService:
             problem = regular_file_error(path)
             if problem is not None:
                 raise problem
+            if _empty_subagent_file(path):  # a workflow that never ran its agent: nothing to read, nothing wrong
+                report["skipped"] = "empty subagent file"
+                return report
             file_fmt = detect_format(path) if fmt == "auto" else fmt
             report["format"] = file_fmt
             result, known_before, start_offset = self._read(path, file_fmt)
@@ -511,7 +526,8 @@ class IngestService:
     def _extract(extractor: Extractor, rows: list[dict[str, Any]]) -> Iterator[tuple[list[str], list[CandidateDraft]]]:
         """``(turn ids of the finished passes, their drafts)`` as each pass (or, for a model
         backend, each packed request) completes."""
-        passes = list(build_passes(rows))
+        passes = list(build_passes(rows, getattr(extractor, "max_exchange", MAX_EXCHANGE),
+                                   getattr(extractor, "max_span", MAX_SPAN)))
         spans = getattr(extractor, "extract_spans", None)
         results = (spans(passes) if spans is not None
                    else (([item], extractor.extract(item.turns, mode=item.mode, namespace=item.namespace))
