@@ -14,10 +14,13 @@ Steps:
    conversation (the keyword groups of ``bench/_gold_match.py``, the same test the bench
    scores candidates with), weighted up for ``must`` items;
 3. an L2-regularised logistic model is fitted (Newton steps, numpy only) on the units'
-   features, with and without sentence embeddings, and its threshold is chosen by
-   leave-one-project-out *inside* the training projects, so that no threshold is set by
-   looking at the project being measured; a multinomial model of the kind is fitted on the
-   positive units.
+   features; its threshold and per-exchange cap are chosen by leave-one-project-out
+   *inside* the training projects (the best F1 of must-recall and precision), so that
+   nothing is set by looking at the project being measured; a multinomial model of the
+   kind is fitted on the positive units.
+
+Sentence embeddings (USE multilingual) as extra features were tried the same way and did
+not raise the held-out figures (``bench/README.md``), so the model has none.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,13 +48,10 @@ from madohub_memory.extraction.unit_features import NAMES, features
 from madohub_memory.extraction.units import Unit, pass_units
 from madohub_memory.services import Services
 
-Encoder = Callable[[list[str]], np.ndarray]
-EMBEDDING = "use-multilingual"
-CAP_SCALE = 1.0
-L2_FEATURES = 1.0
-L2_EMBEDDING = 4.0
+L2 = 1.0
 MUST_WEIGHT = 2.0
 THRESHOLDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 … 0.95
+CAP_SCALES = (0.5, 0.75, 1.0, 1.5)
 
 
 def project_of(file: str) -> str:
@@ -137,11 +137,8 @@ def _fit(x: np.ndarray, y: np.ndarray, w: np.ndarray, reg: np.ndarray, iters: in
     return beta
 
 
-def _design(rows: Sequence[Row], vectors: dict[str, np.ndarray] | None) -> np.ndarray:
-    x = np.array([features(r.unit) for r in rows], dtype=np.float64)
-    if vectors is not None:
-        x = np.hstack([x, np.array([vectors[r.unit.text] for r in rows], dtype=np.float64)])
-    return x
+def _design(rows: Sequence[Row]) -> np.ndarray:
+    return np.array([features(r.unit) for r in rows], dtype=np.float64)
 
 
 def _targets(rows: Sequence[Row]) -> tuple[np.ndarray, np.ndarray]:
@@ -152,33 +149,32 @@ def _targets(rows: Sequence[Row]) -> tuple[np.ndarray, np.ndarray]:
     return y, w
 
 
-def fit_weights(rows: Sequence[Row], vectors: dict[str, np.ndarray] | None) -> np.ndarray:
-    x = _design(rows, vectors)
+def fit_weights(rows: Sequence[Row]) -> np.ndarray:
+    x = _design(rows)
     y, w = _targets(rows)
-    reg = np.full(x.shape[1], L2_FEATURES)
+    reg = np.full(x.shape[1], L2)
     reg[0] = 1e-6  # the bias
-    reg[len(NAMES):] = L2_EMBEDDING
     return _fit(x, y, w, reg)
 
 
-def _probabilities(rows: Sequence[Row], beta: np.ndarray, vectors: dict[str, np.ndarray] | None) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(_design(rows, vectors) @ beta, -30, 30)))
+def _probabilities(rows: Sequence[Row], beta: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(_design(rows) @ beta, -30, 30)))
 
 
-def _utility(rows: Sequence[Row], probs: np.ndarray, threshold: float) -> float:
-    """What a threshold is worth on held-out rows: the mean of must-item recall and
+def _utility(rows: Sequence[Row], probs: np.ndarray, threshold: float, cap_scale: float) -> float:
+    """What a threshold and cap are worth on held-out rows: the F1 of must-item recall and
     precision, as the bench reports them (units chosen as the selector would)."""
-    chosen = _choose(rows, probs, threshold)
+    chosen = _choose(rows, probs, threshold, cap_scale)
     must = {i["id"] for r in rows for i in r.hits if i["tier"] == "must"}
     got = {i["id"] for k in chosen for i in rows[k].hits if i["tier"] == "must"}
     recall = len(got) / len(must) if must else 1.0
     precision = sum(bool(rows[k].hits) for k in chosen) / len(chosen) if chosen else 0.0
-    return (recall + precision) / 2
+    return 2 * recall * precision / (recall + precision) if recall + precision else 0.0
 
 
-def _choose(rows: Sequence[Row], probs: np.ndarray, threshold: float) -> list[int]:
+def _choose(rows: Sequence[Row], probs: np.ndarray, threshold: float, cap_scale: float) -> list[int]:
     per_exchange: dict[str, int] = defaultdict(int)
-    caps = exchange_caps([r.unit for r in rows], CAP_SCALE)
+    caps = exchange_caps([r.unit for r in rows], cap_scale)
     chosen = []
     for k in sorted(range(len(rows)), key=lambda k: -probs[k]):
         if probs[k] < threshold:
@@ -191,19 +187,20 @@ def _choose(rows: Sequence[Row], probs: np.ndarray, threshold: float) -> list[in
     return chosen
 
 
-def choose_threshold(by_project: dict[str, list[Row]], vectors: dict[str, np.ndarray] | None) -> float:
-    """The threshold that does best on each training project when the others trained the
-    model (leave-one-project-out inside the training projects)."""
+def choose_threshold(by_project: dict[str, list[Row]]) -> tuple[float, float]:
+    """The threshold and per-exchange cap that do best on each training project when the
+    others trained the model (leave-one-project-out inside the training projects)."""
     projects = [p for p, rows in by_project.items() if any(r.hits for r in rows)]
+    grid = [(t, c) for t in THRESHOLDS for c in CAP_SCALES]
     if len(projects) < 2:
-        return 0.5
-    scores = np.zeros(len(THRESHOLDS))
+        return 0.5, 1.0
+    scores = np.zeros(len(grid))
     for held in projects:
         train = [r for p in projects if p != held for r in by_project[p]]
-        beta = fit_weights(train, vectors)
-        probs = _probabilities(by_project[held], beta, vectors)
-        scores += [_utility(by_project[held], probs, t) for t in THRESHOLDS]
-    return float(THRESHOLDS[int(np.argmax(scores))])
+        beta = fit_weights(train)
+        probs = _probabilities(by_project[held], beta)
+        scores += [_utility(by_project[held], probs, t, c) for t, c in grid]
+    return grid[int(np.argmax(scores))]
 
 
 def fit_kinds(rows: Sequence[Row], l2: float = 1.0, iters: int = 300) -> np.ndarray:
@@ -225,30 +222,13 @@ def fit_kinds(rows: Sequence[Row], l2: float = 1.0, iters: int = 300) -> np.ndar
     return beta
 
 
-def train(by_project: dict[str, list[Row]], vectors: dict[str, np.ndarray] | None) -> dict[str, Any]:
+def train(by_project: dict[str, list[Row]]) -> dict[str, Any]:
     """The selector's JSON form, trained on every row of ``by_project``."""
     rows = [r for p in by_project for r in by_project[p]]
-    model: dict[str, Any] = {
-        "version": 1, "features": NAMES, "embedding": EMBEDDING if vectors is not None else "",
-        "cap_scale": CAP_SCALE,
-        "structural": {"weights": fit_weights(rows, None).round(5).tolist(),
-                       "threshold": choose_threshold(by_project, None), "embedded": False},
-        "full": None,
-        "kinds": fit_kinds(rows).round(5).tolist(),
+    threshold, cap_scale = choose_threshold(by_project)
+    return {
+        "version": 1, "features": NAMES, "weights": fit_weights(rows).round(5).tolist(),
+        "threshold": threshold, "cap_scale": cap_scale, "kinds": fit_kinds(rows).round(5).tolist(),
         "info": {"trained_on": sorted(by_project), "units": len(rows), "positives": sum(bool(r.hits) for r in rows),
                  "file": MODEL_FILE},
     }
-    if vectors is not None:
-        model["full"] = {"weights": fit_weights(rows, vectors).round(5).tolist(),
-                         "threshold": choose_threshold(by_project, vectors), "embedded": True}
-    return model
-
-
-def embed_rows(rows: Sequence[Row], encoder: Encoder) -> dict[str, np.ndarray]:
-    texts = sorted({r.unit.text for r in rows})
-    vectors: dict[str, np.ndarray] = {}
-    for start in range(0, len(texts), 256):
-        batch = texts[start:start + 256]
-        for text, vector in zip(batch, np.asarray(encoder(batch)), strict=True):
-            vectors[text] = vector
-    return vectors

@@ -21,7 +21,7 @@ Projects, the log of which project each change was made against, and how to read
 figures: ``bench/README.md``.
 
 Usage: ``python bench/extraction_coding.py --json [--data DIR] [--mode lopo|shipped|both]
-[--show missed,unmatched] [--verbose] [--no-semantic-dedup] [--structural]``.
+[--show missed,unmatched] [--verbose] [--no-semantic-dedup]``.
 Skips with a message when the dev data is absent.
 """
 
@@ -50,19 +50,17 @@ from _gold_match import (
     match_all,
     report,
 )
-from _selector_training import embed_rows, labelled_units, project_of, record_passes, train
+from _selector_training import labelled_units, project_of, record_passes, train
 
 from madohub_memory.extraction.offline import OfflineExtractor
 from madohub_memory.extraction.selector import Selector, from_dict
 from madohub_memory.services import Services
-from madohub_memory.services.extraction_backend import encode_with
 from madohub_memory.services.queue import QueueService
 
 DEFAULT_DATA = Path("/work/shared/eval/dev")
 if not DEFAULT_DATA.is_dir():
     DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
 LISTS = ("missed", "unmatched", "matched")
-EMBEDDING = "use-multilingual"
 
 
 def session_id(path: Path) -> str | None:
@@ -127,15 +125,14 @@ def collect(svc: Services, sessions: dict[str, str], chatgpt_ids: set[str]) -> l
 
 
 def import_with(paths: Sequence[Path], selector: Selector | None, semantic_dedup: bool, sessions: dict[str, str],
-                chatgpt_ids: set[str], structural: bool) -> tuple[list[Candidate], dict[str, Any]]:
+                chatgpt_ids: set[str]) -> tuple[list[Candidate], dict[str, Any]]:
     """Import ``paths`` into a fresh database with the offline extractor (``selector``: the
     shipped one when ``None``) and return the scored candidates and the import summary."""
     with tempfile.TemporaryDirectory(prefix="madohub-bench-") as tmp, Services.open(Path(tmp) / "bench.db") as svc:
         svc.settings.set("extraction.backend", "offline")
         if not semantic_dedup:
             svc.settings.set("dedup.semantic", False)
-        svc.ingest._extractor = OfflineExtractor(
-            selector=selector, encoder=None if structural else encode_with)
+        svc.ingest._extractor = OfflineExtractor(selector=selector)  # the extractor under test
         svc.ingest._built_from = None
         summary = svc.ingest.ingest_paths([str(p) for p in paths])
         svc.ingest.drain()
@@ -160,25 +157,21 @@ def _average(per_project: dict[str, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def run(data: Path, show: tuple[str, ...], semantic_dedup: bool, mode: str, structural: bool) -> dict[str, Any]:
+def run(data: Path, show: tuple[str, ...], semantic_dedup: bool, mode: str) -> dict[str, Any]:
     items = load_gold(GOLD_FILE)
     chatgpt_ids = set(load_chatgpt_selection())
     files = project_files(data, items)
     sessions = sessions_of(data, items)
     gold_by_project = {p: [i for i in items if project_of(i["file"]) == p] for p in files}
     started = time.perf_counter()
-    result: dict[str, Any] = {"backend": "offline", "semantic_dedup": semantic_dedup,
-                              "embedding": "none (structural model)" if structural else EMBEDDING}
+    result: dict[str, Any] = {"backend": "offline", "semantic_dedup": semantic_dedup}
     if mode in ("lopo", "both"):
         rows = {p: labelled_units(p, record_passes(paths), gold_by_project[p]) for p, paths in files.items()}
-        vectors = None
-        if not structural:
-            vectors = embed_rows([r for p in rows for r in rows[p]], lambda texts: encode_with(EMBEDDING, texts))
         per_project: dict[str, dict[str, Any]] = {}
         all_candidates: list[Candidate] = []
         for project, paths in files.items():
-            fold = from_dict(train({p: r for p, r in rows.items() if p != project}, vectors))
-            candidates, _ = import_with(paths, fold, semantic_dedup, sessions, chatgpt_ids, structural)
+            fold = from_dict(train({p: r for p, r in rows.items() if p != project}))
+            candidates, _ = import_with(paths, fold, semantic_dedup, sessions, chatgpt_ids)
             per_project[project] = _figures(report(match_all(gold_by_project[project], candidates)))
             all_candidates += candidates
         pooled = report(match_all(items, all_candidates), show=show)
@@ -186,7 +179,7 @@ def run(data: Path, show: tuple[str, ...], semantic_dedup: bool, mode: str, stru
                           "pooled": {k: v for k, v in pooled.items() if k not in ("per_file",)}}
     if mode in ("shipped", "both"):
         paths = [p for project in files for p in files[project]]
-        candidates, summary = import_with(paths, None, semantic_dedup, sessions, chatgpt_ids, structural)
+        candidates, summary = import_with(paths, None, semantic_dedup, sessions, chatgpt_ids)
         shipped = report(match_all(items, candidates), show=show if mode == "shipped" else ())
         shipped["per_project"] = {
             p: _figures(report(match_all(gold_by_project[p], [c for c in candidates
@@ -211,8 +204,6 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="include every list")
     parser.add_argument("--no-semantic-dedup", action="store_true",
                         help="skip embedding-based dedup (faster; the default setting has it on)")
-    parser.add_argument("--structural", action="store_true",
-                        help="the selector without sentence embeddings (as when no encoder is at hand)")
     args = parser.parse_args()
     show = LISTS if args.verbose else tuple(s.strip() for s in args.show.split(",") if s.strip())
     unknown = [s for s in show if s not in LISTS]
@@ -221,7 +212,7 @@ def main() -> int:
     if not args.data.is_dir():
         print_report({"skipped": f"evaluation data not found at {args.data}"}, args.json)
         return 0
-    print_report(run(args.data, show, not args.no_semantic_dedup, args.mode, args.structural), args.json)
+    print_report(run(args.data, show, not args.no_semantic_dedup, args.mode), args.json)
     return 0
 
 

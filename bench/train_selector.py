@@ -20,10 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import print_report
 from _gold_match import GOLD_FILE, load_gold
-from _selector_training import EMBEDDING, embed_rows, labelled_units, project_of, record_passes, train
+from _selector_training import labelled_units, project_of, record_passes, train
 from extraction_coding import DEFAULT_DATA, project_files
-
-from madohub_memory.services.extraction_backend import encode_with
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / "extraction" / "selector.json"
 
@@ -41,12 +39,11 @@ def main() -> int:
     files = project_files(args.data, items)
     rows = {p: labelled_units(p, record_passes(paths), [i for i in items if project_of(i["file"]) == p])
             for p, paths in files.items()}
-    vectors = embed_rows([r for p in rows for r in rows[p]], lambda texts: encode_with(EMBEDDING, texts))
-    model = train(rows, vectors)
+    model = train(rows)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(model, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     print_report({"written": str(args.out), **model["info"],
-                  "thresholds": {"full": model["full"]["threshold"], "structural": model["structural"]["threshold"]},
+                  "threshold": model["threshold"], "cap_scale": model["cap_scale"],
                   "per_project_units": {p: [len(r), sum(bool(x.hits) for x in r)] for p, r in rows.items()}}, args.json)
     return 0
 

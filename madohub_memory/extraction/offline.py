@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-import numpy as np
 
 from madohub_memory.core.text import clean_text
 from madohub_memory.core.types import CandidateDraft
@@ -38,7 +37,7 @@ from madohub_memory.extraction.english import (  # noqa: F401  (re-exported for 
 from madohub_memory.extraction.flags import scan
 from madohub_memory.extraction.pasted import own_words
 from madohub_memory.extraction.rewrite import rewrite_first_person_en  # noqa: F401  (re-exported)
-from madohub_memory.extraction.selector import Encoder, Selector, shipped
+from madohub_memory.extraction.selector import Selector, shipped
 from madohub_memory.extraction.sentences import CJK as _CJK
 from madohub_memory.extraction.summary_candidates import SummaryCandidate, summary_candidates
 from madohub_memory.extraction.units import Unit, pass_units
@@ -119,10 +118,8 @@ class OfflineExtractor:
     def __init__(
         self, subject: str = "User", subject_zh: str = "用户", threshold: float = -0.45,
         zh_threshold: float = 1.0, persona: str = "default", *, selector: Selector | None = None,
-        encoder: Encoder | None = None,
     ) -> None:
         self.selector = selector  # None: the shipped one, loaded on first use
-        self.encoder = encoder  # the sentence encoder the selector was trained with, if at hand
         self.subject = subject
         self.persona = persona  # where the user's working-style rules go (persona:<name>)
         self.subject_zh = subject_zh
@@ -168,11 +165,10 @@ class OfflineExtractor:
         if not units:
             return []
         selector = self.selector or shipped()
-        vectors = self._vectors(units, selector)
-        probs = selector.score(units, vectors)
+        probs = selector.score(units)
         team = bool(namespace and namespace.startswith("workspace:"))
         drafts = []
-        for i in selector.choose(units, probs, vectors):
+        for i in selector.choose(units, probs):
             unit = units[i]
             text = render.content(unit, team=team)
             if len(text.strip()) < 6:
@@ -187,16 +183,6 @@ class OfflineExtractor:
                                       f"persona:{self.persona}" if persona_wide else namespace, set(said),
                                       source=source))
         return drafts
-
-    def _vectors(self, units: Sequence[Unit], selector: Selector) -> np.ndarray | None:
-        """Sentence embeddings of the units from the encoder the selector was trained with,
-        or ``None`` (the structural model is used then)."""
-        if self.encoder is None or selector.full is None:
-            return None
-        try:
-            return np.asarray(self.encoder(selector.embedding, [u.text for u in units]), dtype=np.float64)
-        except Exception:  # an encoder that fails must not cost the pass: structure still works
-            return None
 
     def _prepare(self, turn: TurnView) -> tuple[str, bool] | None:
         """The text of a turn worth reading (the user's own words, no code, tags or links)

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from madohub_memory.extraction.base import Extractor
 from madohub_memory.extraction.limits import Budget, RetryPolicy
-
-if TYPE_CHECKING:
-    from madohub_memory.extraction.selector import Encoder
 
 BACKEND_KEYS = (
     "extraction.backend", "extraction.llm.base_url", "extraction.llm.model", "extraction.llm.api_key_env",
@@ -27,18 +24,16 @@ BACKEND_KEYS = (
 
 def build_extractor(
     values: Mapping[str, Any], budget: Budget | None = None, environ: Mapping[str, str] | None = None,
-    encoder: Encoder | None = None,
 ) -> Extractor:
     """The extractor that ``values["extraction.backend"]`` selects (``offline`` when absent).
 
     The model backends get the offline extractor as their fallback for replies they
     cannot read, the shared ``budget``, and the retry count and timeout from ``values``.
-    ``encoder`` gives the offline selector the sentence embeddings it was trained with.
     """
     from madohub_memory.extraction.offline import OfflineExtractor
 
     backend = values.get("extraction.backend", "offline")
-    offline = OfflineExtractor(persona=str(values.get("persona") or "default"), encoder=encoder)
+    offline = OfflineExtractor(persona=str(values.get("persona") or "default"))
     if backend not in ("llm", "claude-code"):
         return offline
     options: dict[str, Any] = {

@@ -247,14 +247,14 @@ def summary_units(turn: TurnView, summary: bool) -> list[Unit]:
                 if quoted is None:
                     continue
                 for m, piece in enumerate(sentences(quoted.group("text"))):
-                    units.append(Unit(piece.text, "user", turn, exchange=turn.id, section="summary_user", zh=is_zh(piece.text),
+                    units.append(Unit(piece.text, "user", turn, exchange=f"{turn.id}:user", section="summary_user", zh=is_zh(piece.text),
                                       bullet=piece.bullet, index=m, count=1))
                 continue
             text = _clean(item)
             if len(text) >= MIN_UNIT_CHARS:
                 if len(text) > MAX_UNIT_CHARS:
                     text = text[:MAX_UNIT_CHARS].rsplit(" ", 1)[0] + "…"
-                units.append(Unit(text, "summary", turn, exchange=turn.id, section=section.kind, zh=is_zh(text), bullet=True,
+                units.append(Unit(text, "summary", turn, exchange=f"{turn.id}:{section.kind}", section=section.kind, zh=is_zh(text), bullet=True,
                                   index=n, count=len(items)))
     return units
 

@@ -23,8 +23,6 @@ from madohub_memory.extraction.registry import BACKEND_KEYS, build_extractor
 from madohub_memory.store import llm_usage
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from madohub_memory.services import Services
 
 log = logging.getLogger(__name__)
@@ -78,17 +76,9 @@ def backend_values(svc: Services) -> dict[str, Any]:
     return {key: svc.settings.get(key) for key in BACKEND_KEYS}
 
 
-def encode_with(model: str, texts: list[str]) -> np.ndarray:
-    """Sentence vectors from a named model: the offline selector asks for the one it was
-    trained with (USE multilingual), whatever model recall is set to use."""
-    from madohub_memory.recall.embeddings import get_embedder
-
-    return get_embedder(model).encode(texts)
-
-
 def build(svc: Services) -> Extractor:
     """The extractor the settings select, with the shared budget."""
-    return build_extractor(backend_values(svc), budget=StoreBudget(svc), encoder=encode_with)
+    return build_extractor(backend_values(svc), budget=StoreBudget(svc))
 
 
 def usage_today(svc: Services) -> dict[str, Any]:
