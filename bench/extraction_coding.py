@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +174,8 @@ def run(data: Path, show: tuple[str, ...], semantic_dedup: bool, mode: str) -> d
             fold = from_dict(train({p: r for p, r in rows.items() if p != project}))
             candidates, _ = import_with(paths, fold, semantic_dedup, sessions, chatgpt_ids)
             per_project[project] = _figures(report(match_all(gold_by_project[project], candidates)))
-            all_candidates += candidates
+            # each fold has its own database: number its candidates after the earlier folds'
+            all_candidates += [replace(c, id=len(all_candidates) + n) for n, c in enumerate(candidates, start=1)]
         pooled = report(match_all(items, all_candidates), show=show)
         result["lopo"] = {"average": _average(per_project), "per_project": per_project,
                           "pooled": {k: v for k, v in pooled.items() if k not in ("per_file",)}}

@@ -54,9 +54,18 @@ class Selector:
         return 1.0 / (1.0 + np.exp(-np.clip(x @ self.weights, -30, 30)))
 
     def kind(self, unit: Unit) -> str:
+        """The kind: what an answer or a routine was written as; what the vocabulary itself
+        says for the person's own preference or rule and for an established root cause;
+        else the kind model's choice."""
         if unit.kind_hint:
             return unit.kind_hint
-        return KINDS[int(np.argmax(self.kinds @ np.array(features(unit), dtype=np.float64)))]
+        x = dict(zip(NAMES, features(unit), strict=True))
+        rule = x["user_imperative"] or (x["user_modal"] and (x["user_negated"] or x["user_general"]))
+        if x["user_prefers"] or (rule and not x["decided"]):
+            return "preference"
+        if x["established_cause"]:
+            return "postmortem"
+        return KINDS[int(np.argmax(self.kinds @ np.array(list(x.values()), dtype=np.float64)))]
 
     def choose(self, units: Sequence[Unit], probs: np.ndarray) -> list[int]:
         """Indices of the units to propose, best first."""

@@ -53,6 +53,8 @@ _FORM: dict[str, re.Pattern[str]] = {
                    r"|[吗嗎呢]\s*[?？。]?$|什么|什麼|怎么|怎麼|为什么|為什麼|如何|是否|能否"),
     "cause": _c(r"\b(?:root cause|the (?:issue|problem|bug|error|cause) (?:is|was)|caused by|because|turned out|the reason)\b"
                 r"|原因|根因|问题出在|問題出在|导致|導致"),
+    "prefers": _c(r"\b(?:prefer|prefers|preferred|i'd rather|i would rather|favou?rite|i (?:really )?(?:like|love|hate|dislike)"
+                  r"|can't stand|i (?:don't|do not) (?:like|want))\b|喜欢|喜歡|偏好|更倾向|更傾向|倾向于|傾向於|讨厌|討厭|不喜欢|不喜歡|宁愿|寧願"),
     "decided": _c(r"\b(?:decided|decision|chose|chosen|went with|settled on|agreed|opted|we'll use|switched to)\b"
                   r"|决定|決定|选择|選擇|采用|採用|定了"),
     "fact_verb": _c(r"\b(?:uses|is built|runs on|requires|depends on|lives in|is stored|is configured|listens on|is located)\b"
@@ -67,7 +69,11 @@ _PATH = re.compile(r"(?:^|[\s(`'\"])(?:~|\.{1,2})?/[\w.-]+|[A-Za-z]:\\|\b[\w-]+/
                    r"json|toml|ya?ml|md|ex|exs|rb|go|rs|java|kt|sh|sql|env|lock|txt|cfg|ini)\b")
 _FLAG = re.compile(r"(?:^|\s)--?[a-z][\w-]+")
 _DIGIT = re.compile(r"\d")
-_WORD = re.compile(r"[A-Za-z]+|[\u3400-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z0-9_]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# "Root cause: …", "Fix: …", "根因：…": a statement under a short label of its own
+_LABEL = re.compile(r"^([^:：。.!?]{2,24})[:：]\s*\S")
+_CAUSE_LABEL = _c(r"cause|reason|why|fix|solution|resolution|lesson|原因|根因|修复|修復|解决|解決|教训|教訓")
 _UPPER_LABEL = re.compile(r"^[A-Z][A-Z _-]{2,}[:：]")
 _HEADING_WORDS: dict[str, re.Pattern[str]] = {
     "h_cause": _c(r"cause|why|problem|issue|bug|error|fix|原因|问题|問題|修复|修復"),
@@ -84,11 +90,12 @@ def feature_names() -> list[str]:
     names += ["final", "with_tool", "after_failure", "before_pass", "few_prompts", "autonomous", "first_exchange",
               "echo", "salience", "turn_chars", "replies", "code_share", "starts_code", "check_mark",
               "bullet", "first_in_turn", "last_in_turn", "rel_position", "log_count", "zh",
-              "log_chars", "short", "long", "code", "path", "flag", "digits", "upper_label"]
+              "log_size", "short", "long", "code", "path", "flag", "digits", "upper_label", "labelled", "cause_label"]
     names += list(_FORM)
     names += list(_HEADING_WORDS)
-    names += [f"user_{n}" for n in ("imperative", "negated", "general", "modal", "question", "first_person")]
+    names += [f"user_{n}" for n in ("imperative", "negated", "general", "modal", "question", "first_person", "prefers")]
     names += [f"asst_{n}" for n in ("cause", "decided", "done", "narration", "hedge", "fact_verb")]
+    names += ["established_cause"]
     return names
 
 
@@ -101,7 +108,10 @@ def features(unit: Unit) -> list[float]:
     low = text.lower()
     form = {name: bool(pattern.search(low if name != "question" else text.strip())) for name, pattern in _FORM.items()}
     chars = len(text)
-    words = len(_WORD.findall(text))
+    # Size in words, the same for both languages: a Chinese character carries about two
+    # thirds of an English word, so a sentence is not judged longer for being English.
+    words = len(_LATIN.findall(text)) + len(_CJK.findall(text)) / 1.5
+    label = _LABEL.match(text)
     values: dict[str, float] = {"bias": 1.0}
     for s in SOURCES:
         values[f"src_{s}"] = float(unit.source == s)
@@ -120,18 +130,23 @@ def features(unit: Unit) -> list[float]:
         "last_in_turn": float(unit.index == unit.count - 1),
         "rel_position": unit.index / max(1, unit.count - 1) if unit.count > 1 else 0.0,
         "log_count": min(math.log1p(unit.count) / 3.0, 1.5), "zh": float(unit.zh),
-        "log_chars": math.log1p(chars) / 6.0, "short": float(words < 5), "long": float(chars > 250),
+        "log_size": math.log1p(words) / 4.0, "short": float(words < 5), "long": float(words > 40),
         "code": min(len(_CODE.findall(text)), 3) / 3.0, "path": float(bool(_PATH.search(text))),
         "flag": float(bool(_FLAG.search(text))), "digits": min(len(_DIGIT.findall(text)) / max(chars, 1) * 10, 1.0),
         "upper_label": float(bool(_UPPER_LABEL.match(text))),
+        "labelled": float(label is not None),
+        "cause_label": float(label is not None and bool(_CAUSE_LABEL.search(label.group(1)))),
     })
     values.update({name: float(hit) for name, hit in form.items()})
     heading = unit.heading.lower()
     values.update({name: float(bool(heading and p.search(heading))) for name, p in _HEADING_WORDS.items()})
     user = unit.source == "user"
-    for n in ("imperative", "negated", "general", "modal", "question", "first_person"):
+    for n in ("imperative", "negated", "general", "modal", "question", "first_person", "prefers"):
         values[f"user_{n}"] = float(user and form[n])
     agent = unit.source in ("assistant", "recap")
     for n in ("cause", "decided", "done", "narration", "hedge", "fact_verb"):
         values[f"asst_{n}"] = float(agent and form[n])
+    # a cause the agent states once a failing run has passed (or just before it passes)
+    values["established_cause"] = float(agent and (form["cause"] or values["cause_label"] > 0) and not form["hedge"]
+                                        and (unit.resolved or (unit.after_failure and unit.before_pass)))
     return [values[name] for name in NAMES]

@@ -15,7 +15,7 @@ place:
   (:mod:`.summary_sections`); the "all user messages" section is read as the user's words;
 - **recap**: a sentence of any other model-written recap (``away_summary``);
 - **answer**, **routine**: the person's AskUserQuestion answers and the project's own
-  commands (:mod:`.tool_runs`, :mod:`.routines`), already written as statements.
+  commands (:mod:`.answers`, :mod:`.routines`), already written as statements.
 
 Everything here is structure: exchanges, roles, tool results, sections and sentence
 boundaries, the same for English and Chinese.
@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 
 from madohub_memory.core.cjk import CJK_CHAR
 from madohub_memory.core.types import TurnView
+from madohub_memory.extraction.answers import question_answers
 from madohub_memory.extraction.pasted import own_words
 from madohub_memory.extraction.routines import project_routines
 from madohub_memory.extraction.summary_sections import looks_like_summary, parse_sections, summary_body
-from madohub_memory.extraction.tool_runs import question_answers
 
 MAX_UNIT_CHARS = 400
 MIN_UNIT_CHARS = 8
@@ -82,6 +82,7 @@ class Unit:
     final: bool = False  # assistant: in the last text of the exchange (its report)
     with_tool: bool = False  # assistant: the turn also calls a tool (narration of a step)
     after_failure: bool = False  # a run failed earlier in the exchange and has not passed since
+    resolved: bool = False  # a run failed earlier in the exchange and a later one passed
     before_pass: bool = False  # a run passes after this turn, with no failure in between
     pass_users: int = 1  # user turns in the pass (few in a long autonomous run)
     exchange_tools: int = 0  # tool results in the exchange
@@ -178,12 +179,14 @@ def _exchange_units(exchange: list[TurnView], first: bool, users: int) -> list[U
     # Where runs failed and passed, to place each statement between them.
     verdicts = [_runs(t) if t.role == "tool" else [] for t in exchange]
     units: list[Unit] = []
-    failing = False
+    failing = failed = resolved = False
     asked = False  # the agent's last text asked the person something
     for i, turn in enumerate(exchange):
         if turn.role == "tool":
             for verdict in verdicts[i]:
                 failing = verdict == "fail"
+                failed = failed or failing
+                resolved = resolved or (failed and not failing)
             continue
         replying = False
         if turn.role == "user":
@@ -203,9 +206,10 @@ def _exchange_units(exchange: list[TurnView], first: bool, users: int) -> list[U
         pieces = pieces[:MAX_UNITS_PER_TURN]
         for n, piece in enumerate(pieces):
             units.append(Unit(
-                piece.text, source, turn, exchange=exchange[0].id, heading=piece.heading, zh=is_zh(piece.text), bullet=piece.bullet,
+                piece.text, source, turn, exchange=f"{exchange[0].id}:{source}", heading=piece.heading, zh=is_zh(piece.text), bullet=piece.bullet,
                 index=n, count=len(pieces),
                 final=i == last_text, with_tool=with_tool, after_failure=failing, before_pass=passes_next,
+                resolved=resolved,
                 pass_users=users, exchange_tools=tools, first_exchange=first,
                 turn_chars=len(turn.content or ""), replies_to_question=replying,
             ))
