@@ -61,7 +61,8 @@ _FORM: dict[str, re.Pattern[str]] = {
                     r"|使用|基于|基於|位于|位於|依赖|依賴|部署在"),
     "done": _c(r"\b(?:fixed|added|created|implemented|updated|completed|finished|resolved|verified|confirmed|works|"
                r"passed|passing|closed|merged|pushed|shipped|deployed)\b|修复了|修復了|完成|已|通过|通過|验证|驗證"),
-    "status": _c(r"^\s*(?:current|status|step|phase|task|todo|next|progress)\s*[:：]|\b\d+\s*/\s*\d+\b|✅|✓|✔|❌|✗|⚠"),
+    "status": _c(r"^\s*(?:current|status|step|phase|task|todo|next|progress|pending)\w*\s*[:：-]|\b\d+\s*/\s*\d+\b|✅|✓|✔|❌|✗|⚠"
+                 r"|\(\d+ (?:lines?|tests?|files?|passed|failed)\)|^(?:当前|目前|状态|狀態|进度|進度)[:：]"),
     "error_text": _c(r"\b\w*(?:Error|Exception)\b|\berror:|exit code|traceback|failed|failure|失败|失敗|报错|報錯"),
 }
 _CODE = re.compile(r"`[^`]+`")
@@ -95,7 +96,7 @@ def feature_names() -> list[str]:
     names += list(_HEADING_WORDS)
     names += [f"user_{n}" for n in ("imperative", "negated", "general", "modal", "question", "first_person", "prefers")]
     names += [f"asst_{n}" for n in ("cause", "decided", "done", "narration", "hedge", "fact_verb")]
-    names += ["established_cause"]
+    names += ["established_cause", "standing_rule"]
     return names
 
 
@@ -146,6 +147,9 @@ def features(unit: Unit) -> list[float]:
     agent = unit.source in ("assistant", "recap")
     for n in ("cause", "decided", "done", "narration", "hedge", "fact_verb"):
         values[f"asst_{n}"] = float(agent and form[n])
+    # a short rule the person types: an order or a "should", said for always or as a "don't"
+    values["standing_rule"] = float(user and not form["question"] and words <= 30
+                                    and (form["imperative"] or (form["modal"] and form["general"])))
     # a cause the agent states once a failing run has passed (or just before it passes)
     values["established_cause"] = float(agent and (form["cause"] or values["cause_label"] > 0) and not form["hedge"]
                                         and (unit.resolved or (unit.after_failure and unit.before_pass)))

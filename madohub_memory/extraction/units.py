@@ -49,7 +49,8 @@ _TABLE = re.compile(r"^\s*\|")
 _RULE_LINE = re.compile(r"^\s*(?:[-=*_]{3,}|>)")
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s+\S|\*\*[^*]{2,80}\*\*:?\s*$)")
 # Sentence ends: English after . ! ? (not "e.g.", "i.e.", "vs.", a version "1.2"), Chinese after 。！？；
-_SPLIT = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+(?=[A-Z`\"'(\[\u3400-\u9fff])|(?<=[。！？；])")
+_SPLIT = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+(?=[A-Z`\"'(\[\u3400-\u9fff])|(?<=[。！？；])"
+                    r"|,?\s+(?=\([2-9]\)\s)")  # "(1) one rule, (2) another rule": one statement each
 _NOISE = re.compile(
     r"^\s*(?:<(?:command-|local-command|system-reminder|bash-|task-notification|user-prompt-submit)"
     r"|\[Request interrupted|Caveat: |Base directory for this skill|API Error)")
@@ -123,7 +124,8 @@ def sentences(text: str) -> list[Piece]:
     for raw in _FENCE.sub("\n", text[:MAX_TEXT_CHARS]).splitlines():
         if not raw.strip() or _TABLE.match(raw) or _RULE_LINE.match(raw) or _TOOL_LINE.match(raw.strip()):
             continue
-        if _HEADING.match(raw) or (raw.rstrip().endswith((":", "：")) and len(raw) < 60 and not _BULLET.match(raw)):
+        # a heading, or a line that introduces what follows ("Files created:", "- `x.ts` - a server that:")
+        if _HEADING.match(raw) or (raw.rstrip().endswith((":", "：")) and len(raw) < 120):
             heading = _clean(raw)
             continue
         bullet = bool(_BULLET.match(raw))
