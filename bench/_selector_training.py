@@ -59,6 +59,7 @@ BETA = 1.5
 # one-off task descriptions that say "all" or "every". The weight is pulled towards the prior
 # instead of towards zero; the data can still move it.
 PRIORS = {"established_cause": 3.0, "user_prefers": 1.5, "standing_rule": 1.5}
+PRIOR_L2 = 10.0  # how firmly: a prior stands unless many examples say otherwise
 THRESHOLDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 … 0.95
 CAP_SCALES = (0.5, 0.75, 1.0, 1.5)
 
@@ -163,7 +164,7 @@ def _targets(rows: Sequence[Row]) -> tuple[np.ndarray, np.ndarray]:
 def fit_weights(rows: Sequence[Row]) -> np.ndarray:
     x = _design(rows)
     y, w = _targets(rows)
-    reg = np.full(x.shape[1], L2)
+    reg = np.array([PRIOR_L2 if name in PRIORS else L2 for name in NAMES])
     reg[0] = 1e-6  # the bias
     prior = np.array([PRIORS.get(name, 0.0) for name in NAMES])
     return _fit(x, y, w, reg, prior)

@@ -94,9 +94,13 @@ def test_a_huge_pasted_log_yields_nothing_and_is_fast():
 
 def test_own_words_before_a_pasted_log_still_count():
     log = "\n".join(f"E   AssertionError: row {i} differs" for i in range(400))
-    draft = one("We deploy with Kamal, never with plain docker compose.\n\n" + log,
-                namespace="workspace:shop")
+    draft = one("I deploy with Kamal, never with plain docker compose.\n\n" + log)
     assert draft is not None and "Kamal" in draft.content
+    # in a coding session the same words are a unit of their own, the log none
+    from madohub_memory.extraction.units import pass_units
+
+    units = pass_units([TurnView("t1", "user", "We deploy with Kamal, never with plain docker compose.\n\n" + log)])
+    assert [u.text for u in units] == ["We deploy with Kamal, never with plain docker compose."]
 
 
 @pytest.mark.parametrize("text", [
@@ -126,9 +130,12 @@ def test_we_outside_a_workspace_reads_as_the_user(text, expected):
 
 
 def test_we_in_a_workspace_expands_contractions():
-    draft = one("We'll always squash-merge feature branches.", namespace="workspace:shop")
-    assert draft is not None and "their team will always squash-merge" in draft.content
-    assert "'ll" not in draft.content
+    from madohub_memory.extraction.render import content
+    from madohub_memory.extraction.units import pass_units
+
+    [unit] = pass_units([TurnView("t1", "user", "We'll always squash-merge feature branches.")])
+    written = content(unit, team=True)
+    assert "their team will always squash-merge" in written and "'ll" not in written
 
 
 @pytest.mark.parametrize("text", [

@@ -39,12 +39,18 @@ _PROJECT_SPECIFIC = re.compile(
     r"|method|table|column|schema|migrations?|component|route|model|view|page|screen)s?\b"
     r"|这个项目|本项目|该项目|仓库|代码库|這個項目|專案|倉庫")
 _QUESTION = re.compile(r"[?？]\s*$|[吗嗎呢]\s*[。.]?\s*$")
+# An error the summary itself calls passing: "Missing module: expected while editing".
+_TRANSIENT = re.compile(r"\b(?:expected (?:while|during|as|when|since)|as expected|transient|just a typo|temporar(?:y|ily))\b"
+                        r"|预期之中|預期之中|暂时的|暫時的|临时的|臨時的", re.I)
 
 
 def selectable(unit: Unit) -> bool:
     """A unit the selector may choose: never a question the user asked (a question states
-    nothing about the person; what they say about themselves beside it is its own unit)."""
-    return not (unit.source == "user" and _QUESTION.search(unit.text))
+    nothing about the person; what they say about themselves beside it is its own unit),
+    nor an error a summary calls expected or transient (a step of editing, no postmortem)."""
+    if unit.source == "user" and _QUESTION.search(unit.text):
+        return False
+    return not (unit.section == "errors" and _TRANSIENT.search(unit.text))
 
 
 def project_specific(text: str) -> bool:

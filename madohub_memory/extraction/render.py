@@ -15,16 +15,19 @@ from madohub_memory.extraction.chinese import rewrite_zh
 from madohub_memory.extraction.english import rewrite_en
 from madohub_memory.extraction.units import Unit
 
+# Words that open a sentence without saying anything; "yes"/"no"/"ok" only with their comma
+# ("No secrets in code" keeps its "No").
 _LEAD_EN = re.compile(
-    r"^(?:(?:so|ok(?:ay)?|yes|yeah|no|nope|well|also|and|but|hey|alright|right|great|perfect|good|hmm|actually|btw|oh"
-    r"|now|then|next|first|finally|note|important)\b[,.!:\s-]*)+", re.I)
+    r"^(?:(?:so|well|also|and|but|hey|alright|hmm|actually|btw|oh|now|then|finally)\b[,.!:\s-]*"
+    r"|(?:ok(?:ay)?|yes|yeah|no|nope|right|great|perfect|good|note|important)\s*[,.!:;-]+\s*)+", re.I)
 _LEAD_ZH = re.compile(r"^(?:(?:好的|好|嗯|那|对|對|其实|其實|然后|然後|另外|还有|還有|所以|注意|重要)[，,：:\s]*)+")
 _LABEL = re.compile(r"^(?:(?:error|issue|bug|problem|step|task|phase|item|错误|錯誤|问题|問題)\s*\d+\s*[:：.]\s*)", re.I)
-_LET_US = re.compile(r"^(?:let's|let us|we(?:'ll| will| should| need to| must))\s+(?:just\s+|also\s+|now\s+)*", re.I)
+_LET_US = re.compile(r"^(?:let's|let us)\s+(?:just\s+|also\s+|now\s+)*", re.I)
 # Characters written only in Traditional Chinese: a Traditional sentence keeps "用戶".
 _TRADITIONAL = re.compile(r"[這們說時為會個來對裡後還開關與請應該點實現經過發動問題變學體處理應從當嗎麼]")
 _SIMPLIFIED = re.compile(r"[这们说时为会个来对里后还开关与请应该点实现经过发动问题变学体处理应从当吗么]")
-_FIRST_PERSON_EN = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|we|we're|our|us)\b", re.I)
+_ORDER_ZH = re.compile(r"^(?:请|請|不要|别|別|务必|務必|一定要|必须|必須|记得|記得|以后|以後|每次|总是|總是|统一|統一|禁止)"
+                       r"|不要|不准|不许|不許|必须|必須|务必|務必")
 
 
 def _end(text: str, zh: bool) -> str:
@@ -52,6 +55,8 @@ def content(unit: Unit, *, team: bool) -> str:
         return _end(text, unit.zh)
     if unit.zh:
         text = _LEAD_ZH.sub("", text).strip()
+        if _ORDER_ZH.search(text):  # an order to the agent is quoted as given: "用户要求：不要问我…"
+            return _end(f"{subject_zh(text)}要求：{text.rstrip('。！!')}", True)
         return rewrite_zh(text, subject_zh(text), team=team)
     text = _LEAD_EN.sub("", text).strip()
     if not text:

@@ -89,7 +89,7 @@ def feature_names() -> list[str]:
     names += [f"src_{s}" for s in SOURCES]
     names += [f"sec_{s}" for s in SECTIONS]
     names += ["final", "with_tool", "after_failure", "before_pass", "few_prompts", "autonomous", "first_exchange",
-              "echo", "salience", "turn_chars", "replies", "code_share", "starts_code", "check_mark",
+              "turn_chars", "replies", "code_share", "starts_code", "check_mark",
               "bullet", "first_in_turn", "last_in_turn", "rel_position", "log_count", "zh",
               "log_size", "short", "long", "code", "path", "flag", "digits", "upper_label", "labelled", "cause_label"]
     names += list(_FORM)
@@ -121,7 +121,7 @@ def features(unit: Unit) -> list[float]:
     values.update({
         "final": float(unit.final), "with_tool": float(unit.with_tool), "after_failure": float(unit.after_failure),
         "before_pass": float(unit.before_pass), "few_prompts": float(unit.pass_users <= 2),
-        "echo": unit.echo, "salience": unit.salience, "turn_chars": min(math.log1p(unit.turn_chars) / 8.0, 1.5),
+        "turn_chars": min(math.log1p(unit.turn_chars) / 8.0, 1.5),
         "replies": float(unit.replies_to_question),
         "code_share": sum(len(c) for c in _CODE.findall(text)) / max(chars, 1),
         "starts_code": float(text[:1] in "`/~" or bool(_PATH.match(text))),

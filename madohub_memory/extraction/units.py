@@ -23,7 +23,6 @@ boundaries, the same for English and Chinese.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -90,8 +89,6 @@ class Unit:
     first_exchange: bool = False  # the exchange opens the pass (the session's first prompt, often)
     turn_chars: int = 0  # length of the turn's text (a short correction or a long task description)
     replies_to_question: bool = False  # user: the agent's text just before asked something
-    echo: float = 0.0  # how often the pass says the same again elsewhere (summaries and reports repeat what counts)
-    salience: float = 0.0  # how central its words are to the pass (words that recur across turns)
     preset: str = ""  # answer/routine: the statement already written
     kind_hint: str = ""  # answer/routine: the kind they were written as
     meta: dict[str, float] = field(default_factory=dict)
@@ -246,7 +243,7 @@ def summary_units(turn: TurnView, summary: bool) -> list[Unit]:
         return [Unit(p.text, "summary", turn, exchange=turn.id, section="unknown", heading=p.heading, zh=is_zh(p.text),
                      bullet=p.bullet, index=n, count=len(pieces)) for n, p in enumerate(pieces)]
     for section in sections:
-        items = [item.full() for item in section.items] + section.prose
+        items = ["; ".join([item.text.rstrip(":："), *item.details]) for item in section.items] + section.prose
         for n, item in enumerate(items):
             if section.kind == "user_messages":
                 quoted = re.match(r"^[\"“「](?P<text>.+?)[\"”」](?:\s*[(（].*[)）])?\s*$", item)
@@ -273,46 +270,14 @@ def pass_units(turns: Sequence[TurnView]) -> list[Unit]:
         if turn.role == "system":
             units += summary_units(turn, looks_like_summary(turn.content or ""))
     users = sum(t.role == "user" for t in turns)
-    previous: TurnView | None = None
     for n, exchange in enumerate(exchanges(turns)):
         units += _exchange_units(exchange, first=n == 0, users=users)
-        previous = exchange[-1]
-    del previous
     zh = any(t.role == "user" and is_zh(t.content or "") for t in turns)
     by_id = {t.id: t for t in turns}
-    found = [("answer", f) for f in question_answers(turns, "用户" if zh else "User", zh)]
-    found += [("routine", f) for f in project_routines(turns, zh)]
-    for source, item in found:
-        turn = by_id[item.turn_id]
-        units.append(Unit(item.content, source, turn, exchange=f"{source}:{turn.id}", zh=zh, preset=item.content,
-                          kind_hint=item.kind))
-    _context(units)
+    found = [("answer", f.content, f.kind, f.turn_id) for f in question_answers(turns, "用户" if zh else "User", zh)]
+    found += [("routine", r.content, r.kind, r.turn_id) for r in project_routines(turns, zh)]
+    for source, content, kind, turn_id in found:
+        turn = by_id[turn_id]
+        units.append(Unit(content, source, turn, exchange=f"{source}:{turn.id}", zh=zh, preset=content,
+                          kind_hint=kind))
     return units
-
-
-_CONTENT_WORD = re.compile(r"[A-Za-z_][\w.-]{3,}|[\u3400-\u9fff]{2}")
-_COMMON = frozenset(
-    ["that", "this", "with", "from", "have", "will", "what", "when", "then", "than", "they", "them", "their", "there", "these", "those", "into", "also", "just", "only", "here", "were", "been", "being", "which", "would", "could", "should", "about", "after", "before", "because", "while", "where", "your", "yours", "make", "made", "like", "need", "file", "files", "code", "test", "tests", "using", "used", "used", "sure", "let's"])
-
-
-def _words(text: str) -> set[str]:
-    return {w.lower() for w in _CONTENT_WORD.findall(text)} - _COMMON
-
-
-def _context(units: list[Unit]) -> None:
-    """Echo and salience: what the rest of the pass says about each unit."""
-    words = [_words(u.text) for u in units]
-    turns_of: dict[str, set[str]] = {}
-    for unit, found in zip(units, words, strict=True):
-        for word in found:
-            turns_of.setdefault(word, set()).add(unit.turn.id)
-    for k, (unit, found) in enumerate(zip(units, words, strict=True)):
-        if not found:
-            continue
-        spread = [len(turns_of[w]) for w in found]
-        unit.salience = sum(min(math.log1p(n - 1), 3.0) for n in spread) / len(spread) / 3.0
-        echoes = 0
-        for j, other in enumerate(words):
-            if j != k and units[j].turn.id != unit.turn.id and len(found & other) >= max(3, 0.5 * len(found)):
-                echoes += 1
-        unit.echo = min(echoes, 4) / 4.0
