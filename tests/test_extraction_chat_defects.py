@@ -174,3 +174,32 @@ def test_relative_dates_are_written_as_dates_from_the_turn_timestamp(text, expec
 def test_without_a_timestamp_relative_dates_stay():
     draft = one("I went to a pottery class yesterday and loved it.")
     assert draft is not None and "yesterday" in draft.content
+
+
+@pytest.mark.parametrize("text", [
+    "Would it make sense to migrate our webshop from PHP to Django",
+    "my son is 5, what books would he like",
+    "Should I learn Rust or Go first",
+    "If I have a translation for TITLE that is 'Kuifje', which one is the tag",
+    "In Django, if I render a template with a context",
+    "Hoe kan ik mijn Excel-bestand omzetten naar CSV?",
+    "Kan ik dit in Python doen",
+    "我应该用 React 还是 Vue 来做我的个人博客？",
+])
+def test_a_question_is_never_a_statement_about_the_user(text):
+    assert one(text) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm a nurse working night shifts. What should I eat before a shift?", "User is a nurse working night shifts."),
+    ("我是一名高中老师，怎么用 ChatGPT 出选择题？", "用户是一名高中老师。"),
+    ("Ik werk als data engineer bij een bank. Welke certificering raad je aan?",
+     "De gebruiker werkt als data engineer bij een bank."),
+    ("Ik woon in Utrecht en ik heb twee katten.", "De gebruiker woont in Utrecht en heeft twee katten."),
+    ("Mijn webshop draait op Django.", "De webshop van de gebruiker draait op Django."),
+    ("I need to decide whether to buy a house this year. What factors matter?",
+     "User needs to decide whether to buy a house this year."),
+])
+def test_what_the_user_says_about_themselves_beside_a_question_is_kept_in_its_language(text, expected):
+    draft = one(text)
+    assert draft is not None and draft.content == expected

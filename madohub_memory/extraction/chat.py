@@ -12,7 +12,8 @@ acknowledgements and remarks about the other person, score what is left, and kee
 the best two sentences, rewritten in the third person ("I prefer X" -> "User prefers X",
 "我喜欢…" -> "用户喜欢…"). A request to the assistant is also read for the situation its
 author describes and a standing wish about answers (:mod:`.chat_requests`). A conversation
-in another language (Dutch, German…) is left as it is rather than rewritten into English.
+keeps its language: Dutch statements stay Dutch (:mod:`.dutch`); other languages are left
+alone rather than rewritten into English.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from madohub_memory.core.types import CandidateDraft, Mode, TurnView
 from madohub_memory.extraction.chat_requests import answer_style, context_statement
 from madohub_memory.extraction.chinese import pick_zh, rewrite_zh
 from madohub_memory.extraction.drafts import make_draft
+from madohub_memory.extraction.dutch import looks_dutch, statements
 from madohub_memory.extraction.english import pick_en, rewrite_en
 from madohub_memory.extraction.flags import scan
 from madohub_memory.extraction.pasted import own_words
@@ -115,6 +117,12 @@ class ChatTurns:
             return None
         text, zh = prepared
         assistant = turn.role == "assistant"
+        if not zh and not assistant and looks_dutch(text):  # kept in Dutch, never rewritten into English
+            found = statements(text)[:2]
+            if not found:
+                return None
+            content = " ".join(s for s, _ in found)
+            return make_draft(content, found[0][1], 0.55, turn, mode, namespace)
         if zh:
             picks = [p for p in pick_zh(text, assistant) if p.score >= self.zh_threshold]
         else:

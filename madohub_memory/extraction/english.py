@@ -24,7 +24,9 @@ _NO_END = re.compile(r"(?:\b[Ee]\.g|\b[Ii]\.e|\betc|\bvs|\b[MD]rs?|\bMs|\bSt|\ba
 
 
 # "my son is 5, what books would he like": a statement with a question after the comma.
-_QUESTION_TAIL = re.compile(r"^(?P<head>.{6,}?),\s+(?P<tail>(?:what|how|why|which|who|where|when|any)\b[^,]*)$", re.I)
+_QUESTION_TAIL = re.compile(
+    r"^(?P<head>.{6,}?),\s+(?P<tail>(?:what|how|why|which|who|where|when|any)\b[^,]*"
+    r"|(?:can|could|would|should|will|is|are|do|does|did)\s+(?:it|i|we|you|they|this|that|there)\b[^,]*)$", re.I)
 
 
 def _split_sentences(text: str) -> list[str]:
@@ -207,6 +209,8 @@ _ASKING = re.compile(
     r"|(?:can|could|should|shall|may|might|would|will|do|does|did|is|are|was|were) (?:i|we|it|you|there|this|that"
     r"|he|she|they|my|our)\b"  # an inverted question, with or without its "?"
     r"|(?:is|are) there (?:a|an|any)\b|is it (?:possible|ok|okay|fine|safe|better|normal)\b"
+    # a supposition sets up a question ("If I have a translation for TITLE that is …"):
+    r"|(?:[^,]{0,40},\s*)?(?:if|suppose|supposing|assume|assuming|imagine|what if)\s+(?:i|we|my|our|the|a|an)\b"
 )
 _YOU_WORD = re.compile(r"\byou(?:r|'re|'ve|'ll)?\b")
 
