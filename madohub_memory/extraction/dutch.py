@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-_FUNCTION = frozenset("de het een en ik je jij u niet van is op met voor dat die te zijn mijn wij we ons onze "
-                      "er maar ook naar om als bij wat hoe dit wordt kan heb ben".split())
+_FUNCTION = frozenset(["de", "het", "een", "en", "ik", "je", "jij", "u", "niet", "van", "is", "op", "met", "voor", "dat", "die", "te", "zijn", "mijn", "wij", "we", "ons", "onze", "er", "maar", "ook", "naar", "om", "als", "bij", "wat", "hoe", "dit", "wordt", "kan", "heb", "ben"])
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _QUESTION = re.compile(
     r"\?\s*$|^(?:hoe|wat|waarom|welke?|wie|waar|wanneer|hoeveel|kan|kun|kunt|moet|mag|zal|zou|zouden|is|zijn|heb"
@@ -24,8 +23,7 @@ _AND_I = re.compile(r"\ben ik (?P<verb>[a-zë]+)\b", re.I)
 _IRREGULAR = {"ben": "is", "heb": "heeft", "kan": "kan", "wil": "wil", "zal": "zal", "mag": "mag", "moet": "moet",
               "ga": "gaat", "doe": "doet", "sta": "staat", "zie": "ziet", "kom": "komt", "hou": "houdt",
               "houd": "houdt", "word": "wordt"}
-_SELF_VERBS = frozenset("ben heb werk woon studeer gebruik ontwikkel bouw beheer programmeer hou houd spreek "
-                        "schrijf sport run draai host wil".split())
+_SELF_VERBS = frozenset(["ben", "heb", "werk", "woon", "studeer", "gebruik", "ontwikkel", "bouw", "beheer", "programmeer", "hou", "houd", "spreek", "schrijf", "sport", "run", "draai", "host", "wil"])
 _PREFERENCE = re.compile(r"^ik\s+(?:hou|houd)\s+van\b|^ik\s+wil\s+graag\b|\bvoorkeur\b", re.I)
 _POSSESSIVE = re.compile(r"\bmijn\b", re.I)
 
