@@ -58,9 +58,10 @@ from madohub_memory.extraction.selector import Selector, from_dict
 from madohub_memory.services import Services
 from madohub_memory.services.queue import QueueService
 
-DEFAULT_DATA = Path("/work/shared/eval/dev")
-if not DEFAULT_DATA.is_dir():
-    DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev"
+# ../shared/eval/dev next to the checkout (a worktree sits one level deeper than main)
+DEFAULT_DATA = next((p / "shared" / "eval" / "dev" for p in Path(__file__).resolve().parents[1:4]
+                     if (p / "shared" / "eval" / "dev").is_dir()),
+                    Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev")
 LISTS = ("missed", "unmatched", "matched")
 
 
