@@ -118,11 +118,10 @@ class ChatTurns:
         text, zh = prepared
         assistant = turn.role == "assistant"
         if not zh and not assistant and looks_dutch(text):  # kept in Dutch, never rewritten into English
-            found = statements(text)[:2]
-            if not found:
+            stated = statements(text)[:2]
+            if not stated:
                 return None
-            content = " ".join(s for s, _ in found)
-            return make_draft(content, found[0][1], 0.55, turn, mode, namespace)
+            return make_draft(" ".join(s for s, _ in stated), stated[0][1], 0.55, turn, mode, namespace)
         if zh:
             picks = [p for p in pick_zh(text, assistant) if p.score >= self.zh_threshold]
         else:

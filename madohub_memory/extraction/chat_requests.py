@@ -98,7 +98,6 @@ _THING = (
     r"|podcast|channel|household|family|home|garden|farm|band|studio|clinic|school|classroom|(?:data )?warehouse"
     r"|(?:data )?pipeline|infrastructure|infra|stack|monorepo|cluster|homelab|network|website|store|shop)"
 )
-_THING_RE = re.compile(rf"^{_THING}$", re.I)
 # "a small webshop in Google Cloud", "a webshop that is developed in Python/Django", "my django app"
 _INTRO = re.compile(
     rf"\b(?:a|an|my|our)\s+(?P<mods>(?:[\w/+.#-]+\s+){{0,3}}?)(?P<noun>{_THING})"
