@@ -33,7 +33,7 @@ from madohub_memory.extraction.units import Unit, pass_units
 
 # Names something of this project: a path, a file, code, an identifier, "this repo".
 _PROJECT_SPECIFIC = re.compile(
-    r"`|[\w.-]+/[\w.-]|\b\w+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|ex|exs|rb|go|rs|java|kt|sh|sql|env|lock)\b"
+    r"`|[\w.-]+/[\w.-]|(?:^|\s)[/~][\w.-]|\b\w+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|ex|exs|rb|go|rs|java|kt|sh|sql|env|lock)\b"
     r"|\b[a-z]+[A-Z]\w*|\b[a-z]+_[a-z_]+\b|\b[A-Z]{1,5}\d+|\b(?:this|the|our) (?:project|repo|repository|codebase|app"
     r"|service|package|monorepo|module|branch)\b|\bmonorepo\b|\b(?:folder|directory|module|endpoint|function|class"
     r"|method|table|column|schema|migrations?|component|route|model|view|page|screen)s?\b"

@@ -42,6 +42,7 @@ MAX_UNITS_PER_TURN = 60
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _TAG_BLOCK = re.compile(r"<([a-zA-Z][\w-]*)(?:\s[^>]*)?>[\s\S]*?</\1>")
 _URL = re.compile(r"https?://\S+")
+_LINK = re.compile(r"\[([^\]\n]{1,200})\]\([^)\s]*\)")
 _MARKS = re.compile(r"\*\*|__|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)|^#{1,6}\s*")
 _BULLET = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|[a-z][.)]|\[[ xX]\])\s+")
 _TABLE = re.compile(r"^\s*\|")
@@ -100,7 +101,8 @@ def is_zh(text: str) -> bool:
 
 
 def _clean(line: str) -> str:
-    line = _MARKS.sub("", line.strip())
+    line = _LINK.sub(r"\1", line.strip())  # "[the docs](https://…)" -> "the docs"
+    line = _MARKS.sub("", line)
     line = _BULLET.sub("", line)
     return re.sub(r"\s+", " ", _URL.sub("", line)).strip(" -–—>:;,")
 
