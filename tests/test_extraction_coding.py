@@ -85,41 +85,38 @@ def contents(drafts) -> list[str]:
     return [d.content for d in drafts]
 
 
-AUTONOMOUS_EN = run(
-    ("u1", "user", "Fix the data sync service. Don't ask me, verify it yourself in a closed loop until all tests pass. "
-                   "All tests must run inside the Docker container; never install dependencies on the host."),
-    ("a1", "assistant", "Let me look at the project layout.\n[tool Bash] ls -la"),
-    ("r1", "tool", "[tool result] docker-compose.yml src tests README.md"),
-    ("a2", "assistant", "[tool Bash] docker compose run --rm app pytest -q"),
-    ("r2", "tool", "[tool error] Exit code 1 FAILED tests/test_sync.py::test_batch - ConnectionError: redis:6379"),
-    ("a3", "assistant", "Let me check the compose file.\n[tool Read] docker-compose.yml"),
-    ("r3", "tool", "[tool result] services: app: ..."),
-    ("a4", "assistant", "[tool Edit] docker-compose.yml"),
-    ("r4", "tool", "[tool result] The file docker-compose.yml has been updated successfully."),
-    ("a5", "assistant", "[tool Bash] docker compose run --rm app pytest -q"),
-    ("r5", "tool", "[tool result] 42 passed in 3.1s"),
-    ("a6", "assistant", "## Summary\n\nRoot cause: the app service had no depends_on for redis, so Redis was not ready "
-                        "when the tests started.\n\nFix: added depends_on and a healthcheck for app in "
-                        "docker-compose.yml; all 42 tests pass now."),
-)
+def autonomous(prompt: str, look: str, check: str, report: str) -> list[TurnView]:
+    """A long autonomous run: one prompt, the agent narrating its steps, a failing run, a
+    fix, a passing run, and a final report."""
+    return run(
+        ("u1", "user", prompt),
+        ("a1", "assistant", f"{look}\n[tool Bash] ls -la"),
+        ("r1", "tool", "[tool result] docker-compose.yml src tests README.md"),
+        ("a2", "assistant", "[tool Bash] docker compose run --rm app pytest -q"),
+        ("r2", "tool", "[tool error] Exit code 1 FAILED tests/test_sync.py::test_batch - ConnectionError: redis:6379"),
+        ("a3", "assistant", f"{check}\n[tool Read] docker-compose.yml"),
+        ("r3", "tool", "[tool result] services: app: ..."),
+        ("a4", "assistant", "[tool Edit] docker-compose.yml"),
+        ("r4", "tool", "[tool result] The file docker-compose.yml has been updated successfully."),
+        ("a5", "assistant", "[tool Bash] docker compose run --rm app pytest -q"),
+        ("r5", "tool", "[tool result] 42 passed in 3.1s"),
+        ("a6", "assistant", report),
+    )
 
-AUTONOMOUS_ZH = run(
-    ("u1", "user", "帮我把数据同步服务修好。不要问我，自己闭环验证，直到测试全部通过为止。"
-                   "所有测试必须在 Docker 容器里跑，不要直接在宿主机上装依赖。"),
-    ("a1", "assistant", "我先看一下项目结构。\n[tool Bash] ls -la"),
-    ("r1", "tool", "[tool result] docker-compose.yml src tests README.md"),
-    ("a2", "assistant", "[tool Bash] docker compose run --rm app pytest -q"),
-    ("r2", "tool", "[tool error] Exit code 1 FAILED tests/test_sync.py::test_batch - ConnectionError: redis:6379"),
-    ("a3", "assistant", "让我检查 compose 配置。\n[tool Read] docker-compose.yml"),
-    ("r3", "tool", "[tool result] services: app: ..."),
-    ("a4", "assistant", "[tool Edit] docker-compose.yml"),
-    ("r4", "tool", "[tool result] The file docker-compose.yml has been updated successfully."),
-    ("a5", "assistant", "[tool Bash] docker compose run --rm app pytest -q"),
-    ("r5", "tool", "[tool result] 42 passed in 3.1s"),
-    ("a6", "assistant", "## 总结\n\n根因：app 服务没有声明对 redis 的 depends_on，测试启动时 Redis 还没就绪。\n\n"
-                        "修复：在 docker-compose.yml 里给 app 加上 depends_on 和 healthcheck，现在 42 个测试全部通过。\n\n"
-                        "环境说明：项目使用 Python 3.11 和 Redis 7，测试命令是 `docker compose run --rm app pytest -q`。"),
-)
+
+AUTONOMOUS_EN = autonomous(
+    "Fix the data sync service. Don't ask me, verify it yourself in a closed loop until all tests pass. "
+    "All tests must run inside the Docker container; never install dependencies on the host.",
+    "Let me look at the project layout.", "Let me check the compose file.",
+    "## Summary\n\nRoot cause: the app service had no depends_on for redis, so Redis was not ready when the tests "
+    "started.\n\nFix: added depends_on and a healthcheck for app in docker-compose.yml; all 42 tests pass now.")
+
+AUTONOMOUS_ZH = autonomous(
+    "帮我把数据同步服务修好。不要问我，自己闭环验证，直到测试全部通过为止。所有测试必须在 Docker 容器里跑，不要直接在宿主机上装依赖。",
+    "我先看一下项目结构。", "让我检查 compose 配置。",
+    "## 总结\n\n根因：app 服务没有声明对 redis 的 depends_on，测试启动时 Redis 还没就绪。\n\n"
+    "修复：在 docker-compose.yml 里给 app 加上 depends_on 和 healthcheck，现在 42 个测试全部通过。\n\n"
+    "环境说明：项目使用 Python 3.11 和 Redis 7，测试命令是 `docker compose run --rm app pytest -q`。")
 
 
 def test_an_autonomous_run_keeps_the_prompts_rules_and_the_reports_finding_not_the_narration():
