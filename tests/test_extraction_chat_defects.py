@@ -94,9 +94,13 @@ def test_a_huge_pasted_log_yields_nothing_and_is_fast():
 
 def test_own_words_before_a_pasted_log_still_count():
     log = "\n".join(f"E   AssertionError: row {i} differs" for i in range(400))
-    draft = one("We deploy with Kamal, never with plain docker compose.\n\n" + log,
-                namespace="workspace:shop")
+    draft = one("I deploy with Kamal, never with plain docker compose.\n\n" + log)
     assert draft is not None and "Kamal" in draft.content
+    # in a coding session the same words are a unit of their own, the log none
+    from madohub_memory.extraction.units import pass_units
+
+    units = pass_units([TurnView("t1", "user", "We deploy with Kamal, never with plain docker compose.\n\n" + log)])
+    assert [u.text for u in units] == ["We deploy with Kamal, never with plain docker compose."]
 
 
 @pytest.mark.parametrize("text", [
@@ -126,9 +130,12 @@ def test_we_outside_a_workspace_reads_as_the_user(text, expected):
 
 
 def test_we_in_a_workspace_expands_contractions():
-    draft = one("We'll always squash-merge feature branches.", namespace="workspace:shop")
-    assert draft is not None and "their team will always squash-merge" in draft.content
-    assert "'ll" not in draft.content
+    from madohub_memory.extraction.render import content
+    from madohub_memory.extraction.units import pass_units
+
+    [unit] = pass_units([TurnView("t1", "user", "We'll always squash-merge feature branches.")])
+    written = content(unit, team=True)
+    assert "their team will always squash-merge" in written and "'ll" not in written
 
 
 @pytest.mark.parametrize("text", [
@@ -167,3 +174,32 @@ def test_relative_dates_are_written_as_dates_from_the_turn_timestamp(text, expec
 def test_without_a_timestamp_relative_dates_stay():
     draft = one("I went to a pottery class yesterday and loved it.")
     assert draft is not None and "yesterday" in draft.content
+
+
+@pytest.mark.parametrize("text", [
+    "Would it make sense to migrate our webshop from PHP to Django",
+    "my son is 5, what books would he like",
+    "Should I learn Rust or Go first",
+    "If I have a translation for TITLE that is 'Kuifje', which one is the tag",
+    "In Django, if I render a template with a context",
+    "Hoe kan ik mijn Excel-bestand omzetten naar CSV?",
+    "Kan ik dit in Python doen",
+    "我应该用 React 还是 Vue 来做我的个人博客？",
+])
+def test_a_question_is_never_a_statement_about_the_user(text):
+    assert one(text) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'm a nurse working night shifts. What should I eat before a shift?", "User is a nurse working night shifts."),
+    ("我是一名高中老师，怎么用 ChatGPT 出选择题？", "用户是一名高中老师。"),
+    ("Ik werk als data engineer bij een bank. Welke certificering raad je aan?",
+     "De gebruiker werkt als data engineer bij een bank."),
+    ("Ik woon in Utrecht en ik heb twee katten.", "De gebruiker woont in Utrecht en heeft twee katten."),
+    ("Mijn webshop draait op Django.", "De webshop van de gebruiker draait op Django."),
+    ("I need to decide whether to buy a house this year. What factors matter?",
+     "User needs to decide whether to buy a house this year."),
+])
+def test_what_the_user_says_about_themselves_beside_a_question_is_kept_in_its_language(text, expected):
+    draft = one(text)
+    assert draft is not None and draft.content == expected

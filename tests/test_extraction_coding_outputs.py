@@ -1,33 +1,19 @@
-"""Bad outputs seen in the queue after real coding sessions, each pinned down.
+"""Bad outputs seen in the queue after real coding sessions, each pinned down: the same
+"Checks run in this project: …" proposed again by every pass that saw a few of the checks
+(near-duplicates, or the first, narrower listing kept).
 
-- the same "Checks run in this project: …" proposed again by every pass that saw a few of
-  the checks (near-duplicates, or the first, narrower listing kept);
-- "Key technologies and concepts of the project: OAuth2 Authentication Flow, Rate
-  Limiting, …": a list of the session's notions instead of what the project is built with;
-- a rule carrying the one-off request typed after it ("…, and tell me what they should be"),
-  or two numbered rules glued into one;
-- kinds: a choice between alternatives is a decision, a linter's finding a convention, a
-  decision that leaves a known gap open an open problem.
+(The cue-based summary mining these tests also pinned — stack lists from "key concepts",
+kinds of concept items, numbered rules — is replaced by the learned selector; its
+behaviour is in ``test_extraction_coding.py`` and ``test_extraction_units.py``.)
 """
 
 from __future__ import annotations
 
 from madohub_memory.core.types import CandidateDraft
-from madohub_memory.extraction.base import TurnView
-from madohub_memory.extraction.coding_rules import rules_en
-from madohub_memory.extraction.offline import OfflineExtractor
 from madohub_memory.extraction.routines import widen_listing
-from madohub_memory.extraction.tech_names import tech_names
 from madohub_memory.services import Services
 
 WS = "workspace:shop"
-PREAMBLE = ("This session is being continued from a previous conversation that ran out of context. "
-            "The summary below covers the earlier portion of the conversation.\n\nSummary:\n")
-
-
-def summary(body: str):
-    turn = TurnView("sum1", "system", PREAMBLE + body, "cc:s", "2026-02-11T21:16:56Z")
-    return OfflineExtractor().extract([turn], namespace=WS)
 
 
 def listing(*checks: str, turn: str = "t1") -> CandidateDraft:
@@ -81,72 +67,3 @@ def test_widen_listing_only_joins_listings_of_the_same_kind():
     assert widen_listing("Checks run in this project: `pytest`.", "Workflow in this project: `git push`.") is None
     assert widen_listing("本项目运行的检查：`pytest`、`ruff check`。", "本项目运行的检查：`mypy`、`pytest`。") == \
         "本项目运行的检查：`mypy`、`pytest`、`ruff check`。"
-
-
-def test_concepts_give_one_specific_stack_fact_not_a_list_of_notions():
-    drafts = summary("""2. Key Technical Concepts:
-   - **OAuth2 Authentication Flow**: Authorization URL → consent → code → tokens
-   - **Rate Limiting**: Exponential backoff with jitter for 429 errors
-   - **Cross-platform Compatibility**: OS-independent filesystem root detection
-   - **Gmail API Integration**: googleapis library, OAuth2Client
-   - **Monorepo Workspace Architecture**: npm workspaces with standalone package capability
-   - Phoenix LiveView hooks (JS), event handling, push_event
-""")
-    contents = [d.content for d in drafts]
-    assert "The project is built with Gmail API, googleapis, npm workspaces and Phoenix LiveView." in contents
-    assert not any("Rate Limiting" in c or "Key technologies" in c for c in contents)
-
-
-def test_only_known_technologies_count_as_the_stack():
-    assert tech_names("AshSqlite data layer with SQLite-safe migrations") == ["AshSqlite", "SQLite"]
-    assert tech_names("Ash Framework resources, actions and identities") == ["Ash Framework"]
-    assert tech_names("Go to the settings and mix the results") == []  # "Go", "mix" as words
-    assert tech_names("Hierarchical Environment Loading: walk up the directory tree") == []
-
-
-def test_concept_kinds_follow_what_the_item_says():
-    drafts = summary("""2. Key Technical Concepts:
-   - TranscriptRenderer message ID normalization (prefer DB `id` over JSONL `uuid`)
-   - Ecto sandbox `{:shared, self()}` mode required for LiveView tests
-   - Beads (bd) for issue tracking with dependency chains
-""")
-    kinds = {d.content: d.kind for d in drafts}
-    assert kinds["The project uses TranscriptRenderer message ID normalization (prefer DB `id` over JSONL `uuid`)."] \
-        == "decision"
-    assert kinds["The project uses Ecto sandbox `{:shared, self()}` mode required for LiveView tests."] == "pattern"
-    assert kinds["The project uses Beads (bd) for issue tracking with dependency chains."] == "fact"
-
-
-def test_a_linter_finding_is_a_convention_and_a_known_gap_an_open_problem():
-    drafts = summary("""4. Errors and fixes:
-   - Credo warning about `length/1` in guard: Changed `when length(ids) > 0` to pattern match `[_ | _] = ids`.
-   - Migration failed on SQLite (ALTER COLUMN unsupported): Rewrote it as a table copy.
-
-**Key Decisions:**
-- No token persistence in initial implementation (noted as critical security gap by code-reviewer)
-- Listen on 0.0.0.0 for WSL compatibility
-""")
-    kinds = {d.content: d.kind for d in drafts}
-    assert kinds["Credo warning about `length/1` in guard: Changed `when length(ids) > 0` to pattern match "
-                 "`[_ | _] = ids`."] == "pattern"
-    assert kinds["Migration failed on SQLite (ALTER COLUMN unsupported): Rewrote it as a table copy."] == "postmortem"
-    assert kinds["Open problem: no token persistence in initial implementation (noted as critical security gap by "
-                 "code-reviewer)."] == "event"
-    assert kinds["Decision: listen on 0.0.0.0 for WSL compatibility."] == "decision"
-
-
-def test_numbered_rules_in_one_turn_are_separate_rules():
-    rules = rules_en("Let's (1) just have 1 shell script that takes a parameter to indicate which operation it "
-                     "should do, (2) don't output the response count - we just need to track it")
-    assert [(r.kind, r.content) for r in rules] == [
-        ("decision", "User decided to have 1 shell script that takes a parameter to indicate which operation it "
-                     "should do."),
-        ("preference", "User wants the agent to not output the response count."),
-    ]
-
-
-def test_the_request_typed_after_a_rule_is_not_part_of_it():
-    [rule] = rules_en("For API keys, don't put placeholders into the code, assume we need environment variables "
-                      "and tell me what they should be.")
-    assert rule.content == ("User wants the agent, for API keys, to not put placeholders into the code, assume the "
-                            "user and their team need environment variables.")

@@ -121,7 +121,7 @@ def test_sweep_reports_in_words_not_python_dicts(db_path: Path, capsys: pytest.C
 def test_a_question_ending_in_a_parenthesis_gets_no_stray_question_mark() -> None:
     """Seen on the dev session: 'Which rig …? (… should I use 'spotter'?)?'."""
     from madohub_memory.core.types import TurnView
-    from madohub_memory.extraction.tool_runs import question_answers
+    from madohub_memory.extraction.answers import question_answers
 
     answer = ('[tool result] User has answered your questions: "Which rig do these beads belong to? (This is a'
               ' single-app project — should I use \'spotter\'?)"="No rig", "Run the slow tests in CI"="Only nightly".')

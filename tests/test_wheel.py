@@ -29,6 +29,7 @@ app = QApplication([])
 import madohub_memory
 from madohub_memory.core.resources import resources_dir
 from madohub_memory.gui import i18n
+from madohub_memory.extraction.selector import shipped
 lang = i18n.install_language("zh_CN")
 print(json.dumps({
     "package": madohub_memory.__file__,
@@ -39,6 +40,7 @@ print(json.dumps({
     "icon": not i18n.icon("app").isNull(),
     "stylesheet": len(i18n.stylesheet()),
     "absent": [m for m in ("torch", "sentence_transformers", "sqlite_utils") if importlib.util.find_spec(m)],
+    "selector": shipped().info["trained_on"],
 }))
 """
 
@@ -104,6 +106,7 @@ def test_wheel_renders_the_demo_dashboard_from_a_fresh_venv(installed: Path) -> 
     assert probe["pending"] == "待审核"
     assert probe["icon"] and probe["stylesheet"] > 1000
     assert probe["absent"] == []  # the default install needs neither torch nor sqlite-utils
+    assert len(probe["selector"]) >= 4  # the offline extractor's weights ship inside the wheel
 
 
 def test_wheel_cli_dedups_semantically_without_torch(installed: Path) -> None:

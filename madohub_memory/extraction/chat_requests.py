@@ -26,7 +26,6 @@ import re
 from dataclasses import dataclass
 
 from madohub_memory.extraction.rewrite import rewrite_first_person_en
-from madohub_memory.extraction.tech_names import tech_names
 
 MAX_HEAD_CHARS = 1500
 MAX_CONTEXT_CHARS = 330  # a few sentences; the draft is cut at 360
@@ -99,7 +98,6 @@ _THING = (
     r"|podcast|channel|household|family|home|garden|farm|band|studio|clinic|school|classroom|(?:data )?warehouse"
     r"|(?:data )?pipeline|infrastructure|infra|stack|monorepo|cluster|homelab|network|website|store|shop)"
 )
-_THING_RE = re.compile(rf"^{_THING}$", re.I)
 # "a small webshop in Google Cloud", "a webshop that is developed in Python/Django", "my django app"
 _INTRO = re.compile(
     rf"\b(?:a|an|my|our)\s+(?P<mods>(?:[\w/+.#-]+\s+){{0,3}}?)(?P<noun>{_THING})"
@@ -146,13 +144,9 @@ _WANT_YOU = re.compile(r",?\s+(?:that|which)\s+i\s+(?:want|need|would like|'d li
 _CLAUSE_CUT = re.compile(r",\s*(?:and|but|so)\s+|;\s+|,\s*(?=(?:can|could|would|will)\s+you\b)", re.I)
 
 
-_USES = re.compile(r"^(?:i|we)\s+(?:use|deploy|host|run)\b", re.I)
-
-
 def _situation(clause: str) -> bool:
-    """A first-person statement of the person's situation (``_SITUATION``), or "we use dbt"
-    naming a known technology in lower case."""
-    return bool(_SITUATION.match(clause)) or bool(_USES.match(clause) and tech_names(clause))
+    """A first-person statement of the person's situation (``_SITUATION``)."""
+    return bool(_SITUATION.match(clause))
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,23 @@ _EN_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s+-\s+(?=[A-Z])")
 _NO_END = re.compile(r"(?:\b[Ee]\.g|\b[Ii]\.e|\betc|\bvs|\b[MD]rs?|\bMs|\bSt|\bapprox|\bcf)\.$")
 
 
+# "my son is 5, what books would he like": a statement with a question after the comma.
+_QUESTION_TAIL = re.compile(
+    r"^(?P<head>.{6,}?),\s+(?P<tail>(?:what|how|why|which|who|where|when|any)\b[^,]*"
+    r"|(?:can|could|would|should|will|is|are|do|does|did)\s+(?:it|i|we|you|they|this|that|there)\b[^,]*)$", re.I)
+
+
 def _split_sentences(text: str) -> list[str]:
-    """Sentences, except that "e.g." / "i.e." / "etc." / "vs." / titles ("Dr. Smith") end none."""
+    """Sentences, except that "e.g." / "i.e." / "etc." / "vs." / titles ("Dr. Smith") end
+    none; a question after a comma is its own sentence (and a question, "?" or not)."""
     out: list[str] = []
     for piece in split(_EN_SPLIT, text):
         if out and _NO_END.search(out[-1]):
             out[-1] = f"{out[-1]} {piece}"
+            continue
+        tail = _QUESTION_TAIL.match(piece)
+        if tail is not None:
+            out += [tail.group("head"), tail.group("tail").rstrip("?") + "?"]
         else:
             out.append(piece)
     return out
@@ -195,8 +206,11 @@ _ASKING = re.compile(
     r"|(?:i'm|i am|i was|we're) (?:still )?(?:not sure|unsure|wondering|curious|confused)\b"
     r"|i (?:don't|do not) (?:know|understand|get) (?:how|why|what|where|which|if|whether)\b"
     r"|(?:how|what|where|why|which|when) (?:do|does|can|could|should|would|is|are|did) (?:i|we|you|it)\b"
-    r"|(?:can|could|should|shall|may|might|would|do|did) (?:i|we)\b"
+    r"|(?:can|could|should|shall|may|might|would|will|do|does|did|is|are|was|were) (?:i|we|it|you|there|this|that"
+    r"|he|she|they|my|our)\b"  # an inverted question, with or without its "?"
     r"|(?:is|are) there (?:a|an|any)\b|is it (?:possible|ok|okay|fine|safe|better|normal)\b"
+    # a supposition sets up a question ("If I have a translation for TITLE that is …"):
+    r"|(?:[^,]{0,40},\s*)?(?:if|suppose|supposing|assume|assuming|imagine|what if)\s+(?:i|we|my|our|the|a|an)\b"
 )
 _YOU_WORD = re.compile(r"\byou(?:r|'re|'ve|'ll)?\b")
 

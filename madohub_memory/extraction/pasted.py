@@ -29,7 +29,6 @@ _BULLET_LINE = re.compile(r"^\s*(?:[•·\-*+]|\d{1,2}[.)、]|[a-z][.)])\s")
 # document, a diff): only a short first paragraph can be the person's own.
 LONG_TURN_CHARS = 2500
 _HEAD_CHARS = 800
-_SCAN_CHARS = 20000  # the document statistics look at most this much
 _PARAGRAPH_END = re.compile(r"\n\s*\n|:\s*\n|：\s*\n|\n(?=\s*(?:```|>|\$ |[\[{<]|\w+Error|Traceback|at \S+\())")
 _QUOTED_LINE = re.compile(r"^\s*>.*$", re.M)
 _PASTE_START = re.compile(

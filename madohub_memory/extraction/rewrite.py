@@ -52,7 +52,7 @@ _ADVERBS = frozenset(["really", "also", "usually", "always", "just", "still", "n
 _IRREGULAR_PAST = frozenset(
     ["went", "got", "made", "took", "gave", "saw", "found", "had", "did", "was", "were", "came", "became", "began", "brought", "bought", "built", "caught", "chose", "drew", "drove", "ate", "fell", "felt", "fought", "flew", "forgot", "froze", "grew", "heard", "held", "hid", "hit", "hurt", "kept", "knew", "laid", "led", "left", "lent", "let", "lost", "meant", "met", "paid", "put", "quit", "ran", "rode", "rang", "rose", "said", "sold", "sent", "set", "shook", "shot", "showed", "shut", "sang", "sat", "slept", "spoke", "spent", "stood", "stole", "swam", "taught", "told", "thought", "threw", "understood", "woke", "wore", "won", "wrote", "read", "learned", "learnt", "spent", "sent", "finished", "started"]
 )
-_PAST_MARK = re.compile(r"ed$")
+_PAST_MARK = re.compile(r"(?<!e)ed$")  # "worked", not "need" or "proceed"
 # "I don't": the verb keeps its "n't" ("User doesn't", never "User dons't").
 _SELF_SUBJ = re.compile(r"\b(I)\b(\s+)(\w+n't|\w+)(?:(\s+)(\w+n't|\w+))?")
 

@@ -41,7 +41,6 @@ _COMMIT_MSG = re.compile(r"git commit\b.*?-m\s+[\"']?(?:\$\(cat <<'?EOF'?\s*)?(?
 _CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|perf|build|ci|style)(?:\([^)]*\))?!?:\s\S")
 _CREATE = re.compile(r"^(?:bd|beads|gh issue|glab issue|jira issue|linear issue)\s+create\b.*?--title[= ](?P<q>[\"'])(?P<title>.+?)(?P=q)"
                      r"(?:.*?--type[= ](?P<type>\w+))?")
-_ID_ARG = re.compile(r"\s(?![-])[\w.:/-]*\d[\w.:/-]*|\s\S+/\S+")  # ids, paths and file names
 _FILE_ARG = re.compile(r"\s(?:--\s.*$|(?![-])\S*(?:/|\.\w{1,5}\b)\S*)")
 _RANK = [("compile", 0), ("build", 0), ("tsc", 1), ("typecheck", 1), ("mypy", 1), ("pyright", 1), ("test", 2),
          ("jest", 2), ("vitest", 2), ("credo", 3), ("lint", 3), ("eslint", 3), ("ruff", 3), ("clippy", 3)]

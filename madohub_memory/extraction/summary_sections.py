@@ -7,7 +7,7 @@ between CLI versions and models: "Summary:\\n1. Primary Request and Intent:", "#
 and Fixes", "**Key Architectural Decisions:**", Chinese headings ("4. 错误和修复"). This module
 only finds the structure: which heading a line is, which section kind it names, and the
 items (bullets with their sub-bullets, or sub-headings with their bullets) under it. What
-each section is good for is decided in :mod:`summary_candidates`.
+each item is worth is decided by the selector (:mod:`.units` gives each item its section).
 
 A heading is recognised by what it names, not by its markup, so an unknown layout yields
 no sections (the caller then falls back to plain sentences) rather than wrong ones.
@@ -111,14 +111,6 @@ def summary_body(text: str) -> str:
     if start is not None:
         return text[start.end():]
     return text
-
-
-def summary_analysis(text: str) -> str:
-    """The "Analysis:" narration before the summary proper ("" when there is none)."""
-    text = text[:MAX_SUMMARY_CHARS]
-    end = _ANALYSIS_END.search(text)
-    start = _SUMMARY_START.search(text, end.end() if end else 0)
-    return text[: start.start()] if start is not None else ""
 
 
 def parse_sections(text: str) -> list[Section]:

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+from collections import Counter
 from typing import Any
 
 from madohub_memory.core.text import clean_text
@@ -35,7 +36,7 @@ from madohub_memory.ingest.remember_calls import (
     link,
     queued_candidate,
 )
-from madohub_memory.ingest.workspace import workspace_namespace
+from madohub_memory.ingest.workspace import is_home, project_from_paths, workspace_namespace
 
 FORMAT = "claude-code"
 _NOT_HUMAN = ("<command-", "<local-command-", "<bash-", "<task-notification>", "<system-reminder>")
@@ -43,13 +44,20 @@ _INTERRUPT = "[Request interrupted"
 _TOOL_RESULT_CHARS = 300
 _ANSWER_CHARS = 2000
 # "<agent-notification>…", "<user-prompt-submit-hook>…": an envelope written by the CLI or a hook.
-_ENVELOPE = re.compile(r"^<([a-z][a-z0-9]*(?:-[a-z0-9]+)+)>[\s\S]*</\1>\s*$")
+_ENVELOPE = re.compile(r"^<([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)>[\s\S]*</\1>\s*$")
 _COMMAND_NAME = re.compile(r"<command-name>\s*/?([^<\s]+)\s*</command-name>")
 _COMMAND_ARGS = re.compile(r"<command-args>([\s\S]*?)</command-args>")
 _RECENT_PROMPTS = 50  # prompts remembered to drop re-enqueued copies
 _TOOL_INPUT_CHARS = 200
 KNOWN_TYPES = frozenset({"user", "assistant", "system", "queue-operation", "progress", "summary",
-                         "file-history-snapshot", "custom-title", "ai-title", "last-prompt", "attachment"})
+                         "file-history-snapshot", "custom-title", "ai-title", "last-prompt", "attachment",
+                         "mode", "permission-mode", "agent-name"})
+# Titles, weakest first: a later stronger one replaces a weaker one, never the reverse.
+_TITLES = (("summary", "summary"), ("ai-title", "aiTitle"), ("agent-name", "agentName"), ("custom-title", "customTitle"))
+# "(disable recaps in /config)": the CLI's hint at the end of a recap, not part of it.
+_RECAP_HINT = re.compile(r"\s*\((?:disable|turn off)[^()]*/config\)\s*$", re.I)
+_PATH_KEYS = ("file_path", "path", "notebook_path")
+_MAX_PLACES = 20  # working folders and touched folders remembered across appends
 
 
 def session_conversation_id(session_id: str) -> str:
@@ -132,6 +140,9 @@ class _SessionReader:
         # the agent's remember calls awaiting their reply: tool_use id -> [turn id, fingerprint]
         calls = state.get("remember_calls")
         self.remember_calls: dict[str, list[str]] = dict(calls) if isinstance(calls, dict) else {}
+        self.cwds: Counter[str] = Counter({str(k): int(v) for k, v in (state.get("cwds") or {}).items()})
+        self.touched: Counter[str] = Counter({str(k): int(v) for k, v in (state.get("touched") or {}).items()})
+        self.title_rank = -1
 
     def conversation(self, record: dict[str, Any]) -> ParsedConversation:
         if self.conv is not None:
@@ -150,14 +161,31 @@ class _SessionReader:
             conv_id = session_conversation_id(session)
         if self.conversation_id:
             conv_id = self.conversation_id
-        cwd = record.get("cwd")
-        namespace = workspace_namespace(cwd, self.workspace_map) if isinstance(cwd, str) else None
         meta = {k: record[k] for k in ("cwd", "gitBranch", "version", "slug", "agentId") if record.get(k)}
         self.conv = ParsedConversation(
             id=conv_id, format=FORMAT, source_path=self.path, title=self.title or record.get("slug"),
-            parent_id=parent_id, namespace=namespace, started_at=record.get("timestamp"), meta=meta,
+            parent_id=parent_id, started_at=record.get("timestamp"), meta=meta,
         )
         return self.conv
+
+    def namespace(self) -> str | None:
+        """The session's workspace: the first working folder it ran in that names a project
+        (or a folder above it that it also ran in: ``shop`` before ``shop/backend``); when it
+        only ran in a home folder (or no folder is recorded), the folder below it that its
+        tools worked in (``~/shop/…``)."""
+        named = [c for c in self.cwds if workspace_namespace(c, self.workspace_map)]
+        if named:
+            first = named[0]
+            above = [c for c in named if _inside(first, c)]
+            return workspace_namespace(min(above, key=len) if above else first, self.workspace_map)
+        homes = [c for c, _ in Counter(self.cwds).most_common() if is_home(c)]
+        folder = project_from_paths(Counter(self.touched).elements(), homes[0] if homes else None)
+        return workspace_namespace(folder, self.workspace_map) if folder else None
+
+    def places(self) -> dict[str, Any]:
+        """Where the session worked, carried to the next read of a growing file."""
+        return {"cwds": dict(list(self.cwds.items())[:_MAX_PLACES]),  # first seen first
+                "touched": dict(Counter(self.touched).most_common(_MAX_PLACES))}
 
     def add(self, turn: ParsedTurn, sidechain: bool = False) -> None:
         assert self.conv is not None
@@ -177,30 +205,40 @@ class _SessionReader:
         return False
 
     def _place(self, record: dict[str, Any]) -> None:
-        """The working directory from the first record that has one: ``claude -p`` (2.1.x)
-        opens a session with ``queue-operation`` records, which carry no ``cwd``."""
-        cwd = record.get("cwd")
-        if self.conv is None or self.conv.namespace is not None or not isinstance(cwd, str) or not cwd.strip():
+        """The session's details from the first record that has them: ``claude -p`` (2.1.x)
+        opens a session with ``queue-operation`` records, which carry no ``cwd`` (the
+        workspace itself is decided at the end of the read, :meth:`namespace`)."""
+        if self.conv is None:
             return
-        self.conv.namespace = workspace_namespace(cwd, self.workspace_map)
         for key in ("cwd", "gitBranch", "version", "slug"):
             if record.get(key) and key not in self.conv.meta:
                 self.conv.meta[key] = record[key]
 
+    def _title(self, kind: str, record: dict[str, Any]) -> None:
+        rank = next(n for n, (name, _) in enumerate(_TITLES) if name == kind)
+        title = record.get(_TITLES[rank][1])
+        if isinstance(title, str) and title.strip() and rank >= self.title_rank:
+            self.title, self.title_rank = title.strip(), rank
+            if self.conv is not None:
+                self.conv.title = self.title
+
     def record(self, record: dict[str, Any], line: int) -> None:
         self._place(record)
         kind = record.get("type")
+        cwd = record.get("cwd")
+        if isinstance(cwd, str) and cwd.strip() and len(cwd) < 1000 and (
+                cwd.strip() in self.cwds or len(self.cwds) < _MAX_PLACES):
+            self.cwds[cwd.strip()] += 1
         if kind in ("user", "assistant", "system", "queue-operation"):
             conv = self.conversation(record)
-        elif kind in ("summary", "custom-title", "ai-title"):
-            title = record.get("summary") or record.get("customTitle") or record.get("aiTitle")
-            if isinstance(title, str) and title.strip():
-                self.title = title.strip()
-                if self.conv is not None:
-                    self.conv.title = self.title
+        elif kind == "attachment":
+            self._attachment(record, line)
+            return
+        elif kind in dict(_TITLES):
+            self._title(str(kind), record)
             return
         else:
-            return  # progress, snapshots and unknown records carry no conversation content
+            return  # progress, snapshots, modes, last-prompt copies and unknown records carry no content
         stamp = record.get("timestamp") if isinstance(record.get("timestamp"), str) else None
         if kind == "assistant":
             self._assistant(record, stamp, line)
@@ -210,6 +248,12 @@ class _SessionReader:
             if record.get("subtype") == "compact_boundary":
                 self.segment += 1
                 conv.boundaries += 1
+            elif record.get("subtype") == "away_summary" and isinstance(record.get("content"), str):
+                # the agent's recap of the session so far: model-written, read like a summary
+                text = _RECAP_HINT.sub("", clean_text(record["content"])).strip()
+                if text:
+                    uuid = record.get("uuid") or f"{conv.id}:L{line}"
+                    self.add(ParsedTurn(uuid, "system", text, stamp, {"line": line, "recap": True}))
             return
         if kind == "queue-operation":
             content = record.get("content")
@@ -220,6 +264,25 @@ class _SessionReader:
                                         {"line": line, "queued": True}))
             return
         self._user(record, stamp, line)
+
+    def _attachment(self, record: dict[str, Any], line: int) -> None:
+        """A prompt the person typed while the agent was busy (CLI 2.1.x ``queued_command``
+        attachment); every other attachment (files, hook output, tool lists) is context."""
+        attachment = record.get("attachment")
+        if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
+            return
+        origin = attachment.get("origin")
+        prompt = attachment.get("prompt")
+        if (isinstance(origin, dict) and origin.get("kind") not in (None, "human")) or not isinstance(prompt, str):
+            return
+        text = clean_text(prompt).strip()
+        if not text or _machine_text(text) or self.seen_prompt(text):
+            return
+        conv = self.conversation(record)
+        stamp = record.get("timestamp") if isinstance(record.get("timestamp"), str) else None
+        self.last_assistant = None
+        self.add(ParsedTurn(record.get("uuid") or f"{conv.id}:a{line}", "user", text, stamp,
+                            {"line": line, "queued": True}))
 
     def _user(self, record: dict[str, Any], stamp: str | None, line: int) -> None:
         assert self.conv is not None
@@ -297,6 +360,18 @@ class _SessionReader:
         elif texts:
             self.add(ParsedTurn(uuid, "user", "\n".join(texts), stamp, {"line": line}), sidechain)
 
+    def _touch(self, data: Any) -> None:
+        """Remember the folder of a file a tool worked on (to find the project when the session
+        ran in a home folder)."""
+        if isinstance(data, dict):
+            for key in _PATH_KEYS:
+                value = data.get(key)
+                if isinstance(value, str) and 1 < len(value) < 1000 and (value[:1] in "/\\" or value[1:3] in (":\\", ":/")):
+                    self.touched[value.strip()] += 1
+                    if len(self.touched) > 4 * _MAX_PLACES:
+                        self.touched = Counter(dict(self.touched.most_common(_MAX_PLACES)))
+                    return
+
     def _assistant(self, record: dict[str, Any], stamp: str | None, line: int) -> None:
         assert self.conv is not None
         message = record.get("message")
@@ -317,6 +392,7 @@ class _SessionReader:
                 parts.append(f"[tool {name}] {_tool_input(name, block.get('input'))}".rstrip())
                 if is_remember_tool(name) and isinstance(block.get("id"), str):
                     calls.append((block["id"], block.get("input")))
+                self._touch(block.get("input"))
         if not parts:
             return
         message_id = message.get("id")
@@ -347,6 +423,12 @@ class _SessionReader:
             self.remember_calls = dict(list(self.remember_calls.items())[-KEPT_CALLS:])
 
 
+def _inside(path: str, folder: str) -> bool:
+    """``folder`` is ``path`` or one of its ancestors (either path style)."""
+    a, b = path.replace("\\", "/").rstrip("/"), folder.replace("\\", "/").rstrip("/")
+    return a == b or a.startswith(b + "/")
+
+
 def read_claude_code(
     path: str, start_offset: int = 0, start_line: int = 0, state: dict[str, Any] | None = None,
     workspace_map: dict[str, str] | None = None,
@@ -357,7 +439,8 @@ def read_claude_code(
     result = ReadResult(path=path, format=FORMAT)
     read_records(result, start_offset, start_line, reader.record)
     if reader.conv is not None:
+        reader.conv.namespace = reader.namespace()
         result.conversations.append(reader.conv)
         result.state = {"segment": reader.segment, "conversation_id": reader.conv.id,
-                        "recent_prompts": reader.recent, "remember_calls": reader.remember_calls}
+                        "recent_prompts": reader.recent, "remember_calls": reader.remember_calls, **reader.places()}
     return result

@@ -15,13 +15,21 @@ Resolution, first match wins:
    ``…/shop-worktrees/<name>`` (also ``.worktrees``/``_worktrees`` suffixes) and
    ``…/shop/.worktrees/<name>`` or ``…/shop/.claude/worktrees/<name>`` all mean ``shop``;
 4. the last component of the path.
+
+Transcripts travel: a session recorded on Windows (``c:\\Users\\me\\dev\\shop``, a UNC share
+``\\\\server\\share\\shop``) or macOS is read the same way here, by its own path rules, never
+against this machine's folders. A home folder (``/home/me``, ``/Users/me``, ``C:\\Users\\me``)
+and a bare root are no project: the caller looks at what the session worked on instead
+(:func:`project_from_paths`). A relative path names its last folder.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from pathlib import PurePosixPath
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
 
 _MAX_GITFILE_BYTES = 4096
 
@@ -99,10 +107,52 @@ def _worktree_layout_project(path: str) -> str | None:
     return None
 
 
-def project_name(cwd: str, mapping: Mapping[str, str] | None = None) -> str | None:
-    """The project name for a working directory, or None for an empty or root path."""
-    if not isinstance(cwd, str) or not cwd.strip("/ \\"):
+_WINDOWS = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\|//[^/])|^[^/]*\\")
+_HOME = re.compile(r"^(?:/home/[^/]+|/Users/[^/]+|/root|/var/root|[A-Za-z]:[\\/]Users[\\/][^\\/]+"
+                   r"|[A-Za-z]:[\\/]Documents and Settings[\\/][^\\/]+)[\\/]*$", re.I)
+_NOT_A_PROJECT = frozenset({"", ".", "..", "~", "tmp", "temp", "desktop", "downloads", "documents", "src", "code",
+                            "projects", "dev", "repos", "git", "workspace", "workspaces", "home", "users"})
+
+
+def is_windows_path(path: str) -> bool:
+    """A drive-letter, UNC or backslash path (from a Windows machine)."""
+    return bool(_WINDOWS.match(path.strip()))
+
+
+def is_home(path: str) -> bool:
+    """A home folder (or a root): where a person starts an agent, never a project."""
+    value = path.strip()
+    return bool(_HOME.match(value)) or value in ("~", "/") or value.rstrip("/\\") == os.path.expanduser("~")
+
+
+def _foreign_name(path: str, mapping: Mapping[str, str] | None) -> str | None:
+    """The project of a Windows path: mapping, worktree layouts, then the last folder; never
+    this machine's file system (the path does not exist here)."""
+    win = PureWindowsPath(path.strip())
+    if mapping:
+        low = str(win).lower()
+        for prefix in sorted(mapping, key=len, reverse=True):
+            root = str(PureWindowsPath(prefix)).lower().rstrip("\\")
+            if low == root or low.startswith(root + "\\"):
+                return str(mapping[prefix]).strip() or None
+    parts = [p for p in win.parts[1:] if p.strip()]  # the drive or UNC share is no project
+    if not parts:
         return None
+    return _worktree_layout_project("/" + "/".join(parts)) or parts[-1]
+
+
+def project_name(cwd: str, mapping: Mapping[str, str] | None = None) -> str | None:
+    """The project name for a working directory, or None for an empty or root path or a
+    home folder."""
+    if not isinstance(cwd, str) or not cwd.strip("/ \\") or "\n" in cwd:
+        return None
+    if is_home(cwd):
+        return None
+    if is_windows_path(cwd):
+        return _foreign_name(cwd, mapping)
+    if not os.path.isabs(os.path.expanduser(cwd.strip())):  # relative: its last folder, if it names one
+        last = PurePosixPath(os.path.normpath(cwd.strip())).name
+        return None if last.lower() in _NOT_A_PROJECT or last.startswith(".") else last
     path = _norm(cwd)
     name = _mapped(path, mapping)
     if name:
@@ -114,6 +164,31 @@ def project_name(cwd: str, mapping: Mapping[str, str] | None = None) -> str | No
             return layout
     base = os.path.basename((root or path).rstrip(os.sep)).strip()
     return base or None
+
+
+def project_from_paths(paths: Iterable[str], base: str | None) -> str | None:
+    """The folder a session worked in when its ``cwd`` was a home folder (or missing): the
+    most used folder just below ``base`` (or, without one, below the paths' home folder)
+    among the files its tools read and wrote. ``~/shop/src/a.ts`` -> ``~/shop``."""
+    counts: Counter[str] = Counter()
+    for raw in paths:
+        if not isinstance(raw, str) or not raw.strip():
+            continue
+        path: PurePath = PureWindowsPath(raw) if is_windows_path(raw) else PurePosixPath(raw)
+        parts = path.parts
+        for cut in range(len(parts) - 1, 0, -1):
+            head = str(type(path)(*parts[:cut]))
+            if (base is not None and _same_path(head, base)) or (base is None and is_home(head)):
+                folder = parts[cut] if cut < len(parts) - 1 else ""  # a file right in the home folder: none
+                if folder and not folder.startswith(".") and folder.lower() not in _NOT_A_PROJECT:
+                    counts[str(type(path)(*parts[:cut + 1]))] += 1
+                break
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def _same_path(a: str, b: str) -> bool:
+    strip = "/\\"
+    return a.rstrip(strip).replace("\\", "/").lower() == b.rstrip(strip).replace("\\", "/").lower()
 
 
 def workspace_namespace(cwd: str, mapping: Mapping[str, str] | None = None) -> str | None:

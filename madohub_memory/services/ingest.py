@@ -26,9 +26,9 @@ from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.ingest.codex import session_from_name
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
-from madohub_memory.ingest.lines import INCOMPLETE_LINE
+from madohub_memory.ingest.lines import INCOMPLETE_LINE, first_json_char
 from madohub_memory.ingest.model import ReadResult
-from madohub_memory.ingest.passes import build_passes
+from madohub_memory.ingest.passes import MAX_EXCHANGE, MAX_SPAN, build_passes
 from madohub_memory.ingest.sanitize import check_result
 from madohub_memory.services import compaction_readback
 from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
@@ -109,6 +109,17 @@ def _mentions(path: str, needle: bytes, chunk: int = 1 << 20, start: int = 0) ->
 # A question (the tool call) or its answer (``toolUseResult.answers``, or the text fallback):
 # an answer read now may belong to a question read by an earlier import.
 _DECISION_NEEDLES = (b"AskUserQuestion", b'"answers"', b"answered your question")
+
+
+def _empty_subagent_file(path: str) -> bool:
+    """A Claude Code subagent file (``<session>/subagents/…`` or ``agent-*.jsonl``) with no content."""
+    name = os.path.basename(path)
+    if os.path.basename(os.path.dirname(path)) != "subagents" and not name.startswith("agent-"):
+        return False
+    try:
+        return os.path.getsize(path) == 0 or not first_json_char(path)
+    except OSError:
+        return False
 
 
 def empty_counts() -> dict[str, int]:
@@ -217,6 +228,9 @@ class IngestService:
             problem = regular_file_error(path)
             if problem is not None:
                 raise problem
+            if _empty_subagent_file(path):  # a workflow that never ran its agent: nothing to read, nothing wrong
+                report["skipped"] = "empty subagent file"
+                return report
             if fmt in ("auto", "codex") and session_from_name(path) and not _mentions(path, b"\n"):
                 # Codex creates the rollout, then writes its first line: a session just started
                 summary["warnings"].append({"file": path, "message": "Codex session file still being written "
@@ -586,7 +600,9 @@ class IngestService:
         backend, each packed request) completes."""
         # A compaction summary that carries the agent's own "Memory candidates" is read back
         # line by line, whatever the backend (services/compaction_readback.py).
-        passes, read_back = compaction_readback.take_summaries(self.svc, build_passes(rows))
+        built = build_passes(rows, getattr(extractor, "max_exchange", MAX_EXCHANGE),
+                             getattr(extractor, "max_span", MAX_SPAN))
+        passes, read_back = compaction_readback.take_summaries(self.svc, built)
         yield from read_back
         spans = getattr(extractor, "extract_spans", None)
         results = (spans(passes) if spans is not None
