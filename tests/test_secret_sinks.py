@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,11 @@ SECRET_TEXT = f"PGPASSWORD={PASSWORD} psql -h db; my token is {TOKEN}"
 
 def everything(svc: Services, sql: str) -> str:
     return json.dumps([list(r) for r in svc.store.query(sql)], ensure_ascii=False)
+
+
+def write_past_the_guard(svc: Services, sql: str, params: tuple[object, ...]) -> None:
+    """A write as an older version made it: straight to SQLite, past the write guard."""
+    sqlite3.Connection.execute(svc.store.conn, sql, params)
 
 
 def assert_masked(text: str) -> None:
@@ -143,7 +149,7 @@ def test_export_and_import(svc: Services, tmp_path: Path) -> None:
 def test_rows_stored_by_an_older_version_are_masked_in_exports(svc: Services, tmp_path: Path) -> None:
     svc.review.submit(CandidateDraft("CI uses the vault", "fact", source="remember"))
     with svc.store.transaction():  # as an older scanner left it
-        svc.store.execute("UPDATE candidates SET content = ?", (f"CI uses {SECRET_TEXT}",))
+        write_past_the_guard(svc, "UPDATE candidates SET content = ?", (f"CI uses {SECRET_TEXT}",))
     out = tmp_path / "export.jsonl"
     svc.transfer.export(out)
     assert_masked(out.read_text(encoding="utf-8"))
@@ -186,8 +192,8 @@ def test_scrub_masks_what_an_older_version_stored(svc: Services, db_path: Path, 
     svc.review.approve(cid)
     svc.working.update("shop", "task", "rotate keys")
     with svc.store.transaction():  # as an older scanner left them
-        svc.store.execute("UPDATE memories SET content = ?", (f"CI uses {SECRET_TEXT}",))
-        svc.store.execute("UPDATE working_memory SET task = ?", (f"rotate {TOKEN}",))
+        write_past_the_guard(svc, "UPDATE memories SET content = ?", (f"CI uses {SECRET_TEXT}",))
+        write_past_the_guard(svc, "UPDATE working_memory SET task = ?", (f"rotate {TOKEN}",))
     assert TOKEN in everything(svc, "SELECT * FROM memory_fts")
     svc.close()
     assert main(["scrub", "--db", str(db_path), "--json"]) == 0

@@ -21,51 +21,12 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
+from madohub_memory.core.secret_turns import mask_turns
 from madohub_memory.core.secrets import redact, redact_value
+from madohub_memory.store.free_text import FREE_TEXT, STRUCTURAL
 
-# table -> column -> "text" (a string) or "json" (JSON text, or the value before encoding)
-FREE_TEXT: dict[str, dict[str, str]] = {
-    "conversations": {"title": "text", "meta": "json"},
-    "turns": {"content": "text", "meta": "json"},
-    "candidates": {"content": "text"},
-    "memories": {"content": "text"},
-    "history": {"before": "json", "after": "json"},
-    "settings": {"value": "json"},
-    "working_memory": {"task": "text"},
-    "working_items": {"text": "text", "reason": "text"},
-    "recall_log": {"query": "text"},
-    "decisions": {"question": "text", "user_choice": "text", "all_options": "json", "static_default": "text",
-                  "context": "json"},
-    "decision_proposals": {"choice": "text"},
-    "jobs": {"last_error": "text"},
-}
-
-STRUCTURAL: dict[str, set[str]] = {
-    "schema_migrations": {"name", "applied_at"},
-    "conversations": {"id", "format", "source_path", "parent_id", "namespace", "started_at"},
-    "turns": {"id", "conversation_id", "role", "created_at", "extract_state", "extract_mode", "claimed_by",
-              "claimed_at", "extracted_at"},
-    "candidates": {"kind", "namespace", "source", "status", "flags", "fingerprint", "created_at", "updated_at",
-                   "decided_by"},
-    "candidate_sightings": {"turn_id", "source", "actor", "seen_at", "session", "source_key"},
-    "memories": {"kind", "namespace", "fingerprint", "last_hit_at", "status", "created_at", "updated_at",
-                 "approved_by", "edited_by", "edited_at"},
-    "history": {"entity", "entity_id", "action", "actor", "at", "batch", "origin", "person"},
-    "settings": {"key", "updated_at"},
-    "ingest_files": {"path", "format", "head_hash", "state", "updated_at"},
-    "embeddings": {"entity", "model", "fingerprint"},
-    "embedding_changes": {"entity"},
-    "recall_log": {"at", "source", "namespace", "memory_ids"},
-    "recall_state": {"key", "value"},
-    "working_memory": {"workspace", "task_started_at", "updated_at"},
-    "working_items": {"workspace", "item", "status", "created_at", "updated_at"},
-    "decisions": {"decision_id", "timestamp", "point_key", "session", "source", "source_ref"},
-    "decision_proposals": {"point_key", "proposed_at"},
-    "decision_state": {"key", "value"},
-    "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at"},
-    "transfer_state": {"source_id", "table_name", "last_key", "source", "updated_at"},
-}
-
+__all__ = ["FREE_TEXT", "STRUCTURAL", "free_text_columns", "mask_column", "redact_row", "redact_snapshot",
+           "redact_text", "redact_turns"]
 
 # Long texts already masked in this process, by (length, hash): the writer masks a 5 MB
 # pasted log before it takes the write lock, and the store's pass inside the transaction
@@ -129,6 +90,34 @@ def redact_snapshot(entity: str, row: Mapping[str, Any] | None) -> Any:
         else:
             out[(redact(key) or key) if isinstance(key, str) else key] = redact_value(value)
     return out
+
+
+def mask_column(table: str, column: str, value: Any) -> Any:
+    """A value bound to ``table.column`` as it may be stored (the write guard's one step):
+    free text masked by its kind, structural values as they are; an unknown column
+    (``table`` empty) masks any string."""
+    if not isinstance(value, str) or len(value) < 6:
+        return value
+    if not table:
+        return _redact_str(value)
+    kind = FREE_TEXT.get(table, {}).get(column)
+    if kind is None:
+        return value
+    return _redact_str(value) if kind == "text" else _redact_json(value)
+
+
+def redact_turns(texts: list[str], previous: str | None = None) -> list[str]:
+    """The turns of one conversation, in order, masked together: a value given in the turn
+    after the one that asks for it, and a value masked once and repeated later, are masked
+    too (:func:`madohub_memory.core.secrets.mask_turns`). ``previous``: the conversation's
+    last stored turn, when these continue it."""
+    masked = mask_turns(texts, previous)
+    for text in masked:
+        if len(text) >= _CLEAN_MIN_CHARS:
+            _clean[(len(text), hash(text))] = None
+    while len(_clean) > _CLEAN_MAX_ENTRIES:
+        _clean.popitem(last=False)
+    return masked
 
 
 def free_text_columns(table: str) -> dict[str, str]:
