@@ -106,11 +106,14 @@ def _layout_spans(text: str, secret_name: Callable[[str], bool], plausible: Plau
 # -- key material standing alone ------------------------------------------------------------
 
 # Exactly 40 base64 characters: the shape of an AWS (and GCS HMAC) secret access key.
-_FORTY = lazy_compile(r"(?<![A-Za-z0-9+/=_\-.])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=_\-]|\.[A-Za-z0-9])")
-_BASE64_RUN = lazy_compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{12,200}={0,2}(?![A-Za-z0-9+/=_\-])")
+# (Runs are found with plain patterns and their edges checked in code: a look-behind at every
+# position of every text cost more than the rest of the scan.)
+_FORTY_RUN = lazy_compile(r"[A-Za-z0-9+/]{40,}")
+_BASE64_RUN = lazy_compile(r"[A-Za-z0-9+/]{12,}={0,2}")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
 _URL_USER = lazy_compile(r"\b[a-z][a-z0-9+.\-]*://(?P<v>[^\s:/@\"'<>]{16,})@(?=[\w\[.\-])", re.I)
 # A path segment (or URL path segment) of 24+ generated characters.
-_SEGMENT = lazy_compile(r"(?<=[/\\])(?P<v>[A-Za-z0-9+_\-]{24,})(?=[/\\?#\s\"'`)]|\.\w{1,5}\b|$)")
+_SEGMENT = lazy_compile(r"[/\\](?P<v>[A-Za-z0-9+_\-]{24,})(?=[/\\?#\s\"'`)]|\.\w{1,5}\b|$)")
 _URL = lazy_compile(r"\b[a-z][a-z0-9+.\-]*://[^\s\"'<>`]+", re.I)
 # A URL path segment is a secret only under a name that says so (a capability URL); elsewhere
 # (document, video and object ids) it is an address.
@@ -130,9 +133,14 @@ def _run_around(text: str, at: int) -> str:
 
 def _standalone_spans(text: str) -> Iterable[Span]:
     if len(text) >= 40:
-        for m in _FORTY.finditer(text):
+        for m in _FORTY_RUN.finditer(text):
+            start, end = m.span()
+            if end - start != 40 or (start and text[start - 1] in _TOKEN_CHARS | {"."}):
+                continue
+            if end < len(text) and (text[end] in _TOKEN_CHARS or (text[end] == "." and text[end + 1:end + 2].isalnum())):
+                continue
             if key_material(m.group(0), 40):
-                yield m.span()
+                yield start, end
     if "://" in text:
         for m in _URL_USER.finditer(text):
             value = m.group("v")
@@ -153,8 +161,14 @@ def _standalone_spans(text: str) -> Iterable[Span]:
             yield m.span("v")
     if len(text) >= 12:
         for m in _BASE64_RUN.finditer(text):
-            if basic_credentials(m.group(0)):
-                yield m.span()
+            start, end = m.span()
+            if (start and text[start - 1] in _TOKEN_CHARS) or (end < len(text) and text[end] in _TOKEN_CHARS):
+                continue
+            value = m.group(0)
+            if (end - start) % 4 or end - start > 202:
+                continue  # base64 of "user:password" is padded to a multiple of 4 (an identifier is not)
+            if basic_credentials(value):
+                yield start, end
 
 
 def lone_token_spans(text: str) -> list[Span]:
@@ -249,7 +263,8 @@ def inline_follow_up_spans(text: str, plausible: Plausible) -> list[Span]:
     for end in [m.start() for m in _SEGMENT_END.finditer(text)] + [len(text)]:
         segment = text[start:end]
         if previous and segment.strip() and _PROSE.match(previous) and _PROSE.match(segment.strip()):
-            spans += [(start + a, start + b) for a, b in follow_up_spans(previous, segment, plausible)]
+            before = text[max(0, start - 200):start]  # what was said up to here, not only the last sentence
+            spans += [(start + a, start + b) for a, b in follow_up_spans(before, segment, plausible)]
         if segment.strip():
             previous = segment
         stop = _SEGMENT_END.match(text, end)

@@ -92,8 +92,21 @@ _TOKEN_PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
 # limit): a known prefix and 6+ token characters right before the cut ("…", "...", the end).
 _CUT = lazy_compile(
     r"(?<![A-Za-z0-9_\-])(?:gh[pousr]_|github_pat_|glpat-|sk-(?:proj-|ant-)?|sk_live_|rk_live_|whsec_|xox[abposer]-|"
-    r"AKIA|ASIA|AIza|GOCSPX-|hf_|npm_|pypi-AgE|dop_v1_|shp(?:at|ss)_|hvs\.|eyJ)[A-Za-z0-9_\-]{6,}(?=…|\.\.\.|\Z)"
+    r"AKIA|ASIA|AIza|GOCSPX-|hf_|npm_|pypi-AgE|dop_v1_|shp(?:at|ss)_|hvs\.|eyJ)[A-Za-z0-9_\-]{6,}\Z"
 )
+
+
+def _cut_points(text: str) -> list[int]:
+    """Where a text may have been cut: its end, and each "…" or "..." (up to 20)."""
+    points = [len(text)]
+    for mark in ("…", "..."):
+        at = text.find(mark)
+        while at >= 0 and len(points) < 21:
+            points.append(at)
+            at = text.find(mark, at + 1)
+    return points
+
+
 _RUN = lazy_compile(r"[A-Za-z0-9_\-.+/=:~%]{16,}")
 _MULTILINE = {"private-key", "putty-key"}
 _COMPILED = [(name, anchors, lazy_compile(pattern)) for name, anchors, pattern in _TOKEN_PATTERNS]
@@ -134,10 +147,10 @@ def token_spans(text: str) -> Iterable[Span]:
     """Spans of provider tokens and private keys in ``text``."""
     # Every token is one run of 20+ token characters: look for anchors in those runs only
     # (prose has few), then run the patterns that can match on the whole text.
-    cut_from = 0 if "…" in text or "..." in text else max(0, len(text) - 200)
-    for m in _CUT.finditer(text, cut_from):
-        if not _example(m.group(0)):
-            yield m.span()
+    for at in _cut_points(text):
+        for m in _CUT.finditer(text, max(0, at - 120), at):
+            if not _example(m.group(0)):
+                yield m.span()
     runs = " ".join(_RUN.findall(text))
     multiline = "PRIVATE KEY" in text or "PuTTY" in text
     if not runs and not multiline:
@@ -168,6 +181,8 @@ _CARD = lazy_compile(r"\d(?<![\d\-.]\d)(?:[ \-]?\d){12,18}(?![\d\-]|\.\d)")
 # follow: "4024 0165 6990 8486 12/28").
 _GROUPED_CARD = lazy_compile(r"(?<![\d\-.])\d{4}(?P<s>[ \-])\d{4}(?P=s)\d{4}(?P=s)\d{4}(?:(?P=s)\d{3}(?!\d))?(?![\-]?\d{2,})"
                              r"|(?<![\d\-.])\d{4}(?P<t>[ \-])\d{6}(?P=t)\d{5}(?!\d)")
+# Every card number has 10 digits with at most two separators among its first 12 characters.
+_CARD_MAYBE = lazy_compile(r"\d{4}[ \-]?\d{4}[ \-]?\d{2}")
 _CARD_CONTEXT = lazy_compile(r"(?i)\b(?:cards?|visa|master\s*card|amex|american express|discover|unionpay|"
                            r"credit|debit|payment|cc|pan|cvv|jcb)\b|card[_\-\s]?(?:number|no|num|holder)|cc[_\-]?num"
                            r"|卡号|信用卡|银行卡|储蓄卡|借记卡|卡")
@@ -222,7 +237,7 @@ def card_brand(digits: str) -> str | None:
 def card_spans(text: str) -> list[Span]:
     """Luhn-valid numbers of a card network's shape: grouped ("4539 1488 0343 6467") or
     with a card word nearby. A published test number is left alone in a test context."""
-    if len(text) < 13:
+    if len(text) < 13 or not _CARD_MAYBE.search(text):
         return []
     found: list[Span] = []
     grouped = [(m.span(), True) for m in _GROUPED_CARD.finditer(text)]

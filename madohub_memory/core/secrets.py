@@ -400,9 +400,7 @@ def _prose_spans(text: str, lowered: str) -> Iterable[Span]:
         window_end = min(len(text), kw.end() + 80)
         stop = _SENTENCE_END.search(text, kw.end(), window_end)
         limit = stop.start() if stop else window_end
-        for m in _RANDOM_TOKEN.finditer(text, kw.end()):
-            if m.start() >= limit:
-                break
+        for m in _RANDOM_TOKEN.finditer(text, kw.end(), limit):
             if m.start() and text[m.start() - 1] in ":/.@":
                 break  # part of a URL, a path or an address
             value = m.group(0).rstrip(".,;:!?")
