@@ -245,12 +245,6 @@ def test_recall_log_holds_no_cloud_secret_key(svc: Services, query: str) -> None
     assert AWS_SLASH not in json.dumps(svc.recall.recent_log())
 
 
-def test_a_token_cut_by_the_query_limit_leaves_no_part_in_the_recall_log(svc: Services) -> None:
-    query = "x " * 994 + TOKEN  # the 2,000-character limit cuts the token after 12 characters
-    svc.recall.search(query, k=1, source="cli")
-    assert TOKEN[:10] not in everything(svc, "SELECT query FROM recall_log")
-
-
 def test_decision_question_with_a_service_account_key(svc: Services, tmp_path: Path) -> None:
     """An AskUserQuestion whose question carries a JSON key file: captured from the transcript,
     stored and exported masked."""
