@@ -13,7 +13,14 @@ Three detectors, each giving spans of the text to replace by :data:`MASK`:
   ``--token …``, ``my password is …``, ``密码是…``, ``AccountKey=…;``, ``?sig=…``), and
   credentials in command lines (``curl -u user:pw``, ``mysql -pPW``, ``sshpass -p PW``) and
   URLs (``redis://:pw@host``);
-- a random-looking string right after a secret word in prose ("AWS secret key wJalr…").
+- a random-looking string right after a secret word in prose ("AWS secret key wJalr…");
+- structure: a key file, a credentials layout, key material standing alone, a reply to a
+  question that asks for a secret (:mod:`madohub_memory.core.secret_context`; across turns:
+  :mod:`madohub_memory.core.secret_turns`). What a value looks like (generated or a word, a
+  hash, base64 of text): :mod:`madohub_memory.core.secret_shapes`.
+
+Text is scanned as it would read unescaped (``"…\\nghp_…"`` in a log line's repr), with the
+same positions, so a token after an escaped newline is found too.
 
 The value checks keep code and prose readable: variables, environment look-ups, types,
 placeholders (``your_api_key_here``, ``${TOKEN}``, ``<password>``) and words ("the token is

@@ -1,9 +1,12 @@
 """Secrets never reach the database file: the one rule every write in ``store`` applies.
 
 Every column that can hold free text someone typed or pasted is listed in
-:data:`FREE_TEXT`; the write functions in ``store`` pass their values through
-:func:`redact_row` (or :func:`redact_text`), which masks secrets with
-:func:`madohub_memory.core.secrets.redact`. So a secret in a prompt, a tool result, an
+:data:`FREE_TEXT` (:mod:`.free_text`); the write functions in ``store`` pass their values
+through :func:`redact_row` (or :func:`redact_text`), which masks secrets with
+:func:`madohub_memory.core.secrets.redact`, and the connection's write guard
+(:mod:`.write_guard`) masks those columns again on every INSERT and UPDATE, so a write
+function that forgets is still masked. Turns are masked a conversation at a time
+(:func:`redact_turns`). So a secret in a prompt, a tool result, an
 agent's ``remember`` call, a working-memory reason, a decision's options, a conversation
 title, a recall query or a job's error message is stored as ``[REDACTED]``, and therefore
 never reaches the keyword index, the history, an export or a backup either.
