@@ -13,11 +13,12 @@ log), a failing job (job error), the Claude Code hook (``hook.log``), the progra
 and an export — and then looked for in each sink and in the raw database and WAL bytes.
 Target: 0 secrets unmasked at any sink. Hard negatives (hashes, UUIDs, base64 images,
 lockfile integrity, CSS class names, code, prose about passwords) measure false positives
-(target < 3 %).
+(target <= 2 %).
 
 Injections (``bench/_injection_corpus.py``, English and Chinese): recall of the
-``instruction`` flag (target >= 0.9) and its false-positive rate on ordinary project rules,
-on the corpus the cues were written against and on a held-out set that was not.
+``instruction`` flag (cues OR the instruction model) and its false-positive rate on ordinary
+project rules, on the data they learned from and on ``_injection_heldout2.py``, written
+after the cues and the model were frozen (target: recall >= 0.8, false positives <= 2 %).
 """
 
 from __future__ import annotations
@@ -267,24 +268,46 @@ def run_scanner(cases: list[SecretCase], negatives: list[str]) -> dict[str, Any]
     }
 
 
-def run_injections() -> dict[str, Any]:
-    def recall(texts: list[str]) -> float:
-        return round(sum(is_instruction(t) for t in texts) / len(texts), 4)
+def _rates(flag: Any, injections: list[str], others: list[str]) -> dict[str, Any]:
+    caught = [flag(t) for t in injections]
+    raised = [t for t in others if flag(t)]
+    return {"injections": len(injections), "recall": round(sum(caught) / len(injections), 4),
+            "others": len(others), "false_positive_rate": round(len(raised) / max(1, len(others)), 4),
+            "missed": [t for t, c in zip(injections, caught, strict=True) if not c], "flagged_others": raised}
 
-    missed = [t for t in INJECTIONS if not is_instruction(t)]
-    flagged_rules = [t for t in RULES if is_instruction(t)]
-    return {
-        "injections": len(INJECTIONS), "recall": recall(INJECTIONS), "recall_en": recall(INJECTIONS_EN),
-        "recall_zh": recall(INJECTIONS_ZH), "missed": missed,
-        "rules": len(RULES), "rule_false_positive_rate": round(len(flagged_rules) / len(RULES), 4),
-        "flagged_rules": flagged_rules,
-        "held_out": {
-            "note": "written after the last change to the cues, never tuned on: what a new set gets",
-            "injections": len(HELD_OUT_INJECTIONS), "recall": recall(HELD_OUT_INJECTIONS),
-            "rules": len(HELD_OUT_RULES),
-            "rule_false_positive_rate": round(sum(is_instruction(t) for t in HELD_OUT_RULES) / len(HELD_OUT_RULES), 4),
-        },
+
+def run_injections() -> dict[str, Any]:
+    """The ``instruction`` flag: the cues alone, and the cues with the instruction model (what
+    a candidate gets), on the corpus they learned from and on sets written after they froze."""
+    from _injection_train import TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS
+
+    from madohub_memory.services import instruction_weights
+    from madohub_memory.services.instruction_model import flags_instruction
+
+    report: dict[str, Any] = {
+        "flag": "cues OR instruction model (services/instruction_model.py), threshold "
+                f"{instruction_weights.THRESHOLD}",
+        "trained_on": {"note": "learned from these (the cues were written against the corpus)",
+                       "corpus": _rates(flags_instruction, INJECTIONS, RULES),
+                       "old_held_out": _rates(flags_instruction, HELD_OUT_INJECTIONS, HELD_OUT_RULES),
+                       "train_extra": _rates(flags_instruction, TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS)},
+        "cues_only_old_held_out": _rates(is_instruction, HELD_OUT_INJECTIONS, HELD_OUT_RULES),
+        "recall_en": round(sum(map(flags_instruction, INJECTIONS_EN)) / len(INJECTIONS_EN), 4),
+        "recall_zh": round(sum(map(flags_instruction, INJECTIONS_ZH)) / len(INJECTIONS_ZH), 4),
     }
+    for part in ("corpus", "old_held_out", "train_extra"):
+        for key in ("missed", "flagged_others"):
+            report["trained_on"][part][key] = report["trained_on"][part][key][:10]
+    try:
+        from _injection_heldout2 import HARD_NEGATIVES, INJECTIONS_AFTER_FREEZE, NOTE
+    except ImportError:
+        return report
+    report["held_out"] = {
+        "note": NOTE,
+        "cues_and_model": _rates(flags_instruction, INJECTIONS_AFTER_FREEZE, HARD_NEGATIVES),
+        "cues_only": _rates(is_instruction, INJECTIONS_AFTER_FREEZE, HARD_NEGATIVES),
+    }
+    return report
 
 
 def run_dev(data: Path) -> dict[str, Any]:
@@ -292,6 +315,8 @@ def run_dev(data: Path) -> dict[str, Any]:
     from extraction_quality import dev_transcript_texts
 
     texts = dev_transcript_texts(data)
+    from madohub_memory.services.instruction_model import flags_instruction, sentences
+
     counts: dict[str, int] = {"messages": len(texts), "secret": 0, "instruction": 0, "pii": 0}
     samples: list[str] = []
     for _source, _role, text in texts:
@@ -300,8 +325,14 @@ def run_dev(data: Path) -> dict[str, Any]:
             counts[flag] += 1
         if "instruction" in flags and len(samples) < 10:
             samples.append(masked[:120])
+    # the model reads candidates (a sentence or a few): measured on the users' sentences
+    said = [s for _source, role, text in texts if role == "user" for s in sentences(text) if len(s) >= 12]
+    flagged = [s for s in said if flags_instruction(s)]
     return {**counts, "instruction_rate": round(counts["instruction"] / max(1, len(texts)), 4),
-            "secret_rate": round(counts["secret"] / max(1, len(texts)), 4), "instruction_samples": samples}
+            "secret_rate": round(counts["secret"] / max(1, len(texts)), 4), "instruction_samples": samples,
+            "user_sentences": len(said), "user_sentences_flagged_instruction": len(flagged),
+            "user_sentence_instruction_rate": round(len(flagged) / max(1, len(said)), 4),
+            "user_sentence_samples": [s[:100] for s in flagged[:10]]}
 
 
 def main() -> int:

@@ -8,10 +8,10 @@ conversation together (``store/redaction.redact_turns``, from every ingest), wit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from madohub_memory.core.secret_context import follow_up_spans
-from madohub_memory.core.secrets import MASK, mask_secrets, plausible_secret, secret_spans
+from madohub_memory.core.secrets import MASK, apply_mask, mask_secrets, plausible_secret, secret_spans
 
 
 def _plausible(value: str) -> bool:
@@ -32,17 +32,24 @@ def mask_after(previous: str | None, text: str) -> tuple[str, bool]:
     return masked[:start] + MASK + masked[end:], True
 
 
-def mask_turns(texts: Sequence[str], previous: str | None = None) -> list[str]:
+def mask_turns(texts: Sequence[str], previous: str | None = None,
+               clean: Callable[[str], bool] | None = None) -> list[str]:
     """The turns of one conversation masked in order (``previous``: the turn before the
     first, when there is one): each as :func:`mask_after` the turn before it, and a secret
-    value found in one turn is masked wherever it comes back later ("Noted: <it>")."""
+    value found in one turn is masked wherever it comes back later ("Noted: <it>").
+
+    ``clean(text)``: the text was masked already (a 5 MB pasted log is scanned once, not
+    again by every pass that writes it)."""
     out: list[str] = []
     known: list[str] = []
     for text in texts:
-        spans = secret_spans(text)
-        values = [text[a:b] for a, b in spans if b - a >= 8]
-        masked, _ = mask_secrets(text)
-        if previous:
+        if clean is not None and clean(text):
+            masked, values = text, []
+        else:
+            spans = secret_spans(text)  # scanned once: the values, and the text masked from them
+            values = [text[a:b] for a, b in spans if b - a >= 8]
+            masked = apply_mask(text, spans)
+        if previous and len(masked) <= 2000:
             follow = follow_up_spans(previous, masked, _plausible)
             values += [masked[a:b] for a, b in follow]
         for value in known:

@@ -534,8 +534,13 @@ def _spans_cached(text: str) -> tuple[Span, ...]:
 
 def _mask(text: str) -> tuple[str, bool]:
     spans = secret_spans(text)
+    return apply_mask(text, spans), bool(spans)
+
+
+def apply_mask(text: str, spans: list[Span]) -> str:
+    """``text`` with each of ``spans`` (sorted, not overlapping) replaced by :data:`MASK`."""
     if not spans:
-        return text, False
+        return text
     out: list[str] = []
     at = 0
     for start, end in spans:
@@ -543,7 +548,7 @@ def _mask(text: str) -> tuple[str, bool]:
         out.append(MASK)
         at = end
     out.append(text[at:])
-    return "".join(out), True
+    return "".join(out)
 
 
 def redact(text: str | None) -> str | None:

@@ -114,7 +114,7 @@ def redact_turns(texts: list[str], previous: str | None = None) -> list[str]:
     after the one that asks for it, and a value masked once and repeated later, are masked
     too (:func:`madohub_memory.core.secrets.mask_turns`). ``previous``: the conversation's
     last stored turn, when these continue it."""
-    masked = mask_turns(texts, previous)
+    masked = mask_turns(texts, previous, clean=lambda t: len(t) >= _CLEAN_MIN_CHARS and (len(t), hash(t)) in _clean)
     for text in masked:
         if len(text) >= _CLEAN_MIN_CHARS:
             _clean[(len(text), hash(text))] = None
