@@ -295,11 +295,18 @@ def run_injections() -> dict[str, Any]:
         "recall_en": round(sum(map(flags_instruction, INJECTIONS_EN)) / len(INJECTIONS_EN), 4),
         "recall_zh": round(sum(map(flags_instruction, INJECTIONS_ZH)) / len(INJECTIONS_ZH), 4),
     }
-    for part in ("corpus", "old_held_out", "train_extra"):
+    from _injection_heldout2 import HARD_NEGATIVES as ROUND1_NEGATIVES
+    from _injection_heldout2 import INJECTIONS_AFTER_FREEZE as ROUND1_INJECTIONS
+
+    report["trained_on"]["round1_held_out_spent"] = _rates(flags_instruction, ROUND1_INJECTIONS, ROUND1_NEGATIVES)
+    report["round1_held_out_as_measured"] = {
+        "note": "measured once on the round-1 freeze (aa8032a), before it became training data",
+        "recall": 0.4167, "recall_cues_only": 0.2833, "false_positive_rate": 0.03, "injections": 60, "others": 100}
+    for part in ("corpus", "old_held_out", "train_extra", "round1_held_out_spent"):
         for key in ("missed", "flagged_others"):
             report["trained_on"][part][key] = report["trained_on"][part][key][:10]
     try:
-        from _injection_heldout2 import HARD_NEGATIVES, INJECTIONS_AFTER_FREEZE, NOTE
+        from _injection_heldout3 import HARD_NEGATIVES, INJECTIONS_AFTER_FREEZE, NOTE
     except ImportError:
         return report
     report["held_out"] = {

@@ -76,6 +76,30 @@ _CLASSES: dict[str, str] = {
                 r"in\s+every|whenever|regardless\s+of|no\s+matter|for\s+all\s+future)\b|从现在起|以后|每次|不管|无论|总是",
     "despite": r"\b(?:even\s+if|even\s+though|regardless(?:\s+of)?|anyway|no\s+matter|whether\s+or\s+not|proceed\s+anyway)\b"
                r"|照常|照样|也照|不管|即使",
+    # round 2 (after the first held-out set): broader classes of the same acts
+    "erase": r"\b(?:clean|wipe|purge|clear|truncate|scrub|shred|erase|zero)\b[^.;]{0,40}?\b(?:history|audit|logs?|traces?|"
+             r"evidence|records?|retention|trail)\b|\b(?:looks?\s+untouched|no\s+trace|leave\s+no|disappear)\b"
+             r"|清干净|清空|抹掉|删光|没动过|不留痕迹|都没了",
+    "falsify": r"\b(?:round\w*\s+(?:\w+\s+){0,4}?(?:down|up)|fudge|understate|inflate|massage\s+the\s+numbers|"
+               r"(?:found|shows?|has|had)\s+nothing|no\s+(?:issues|problems|findings)\s+(?:were\s+)?found|only\s+the\s+"
+               r"(?:final|last|passing|green)\s+\w+|mention\s+only)\b|四舍五入成零|只提|只写|没发现问题|报成",
+    "redirect": r"\b(?:point|redirect|switch|repoint|change)\b[^.;]{0,40}?\b(?:index|registry|mirror|source|endpoint|dns|"
+                r"remote|upstream|feed|repository|url)\b[^.;]{0,40}?(?:https?://|\b(?:keep|leave)\s+it)|包源|镜像源|指向",
+    "privilege": r"\b(?:admin\w*|administrators?|owner|root|superuser|sudo(?:er)?s?|full\s+rights)\b[^.;]{0,30}?\b(?:by\s+"
+                 r"default|every(?:one|body)?|all\s+(?:new\s+)?users?|anyone)\b|\b(?:every|all)\s+(?:new\s+)?users?\b[^.;]{0,30}?"
+                 r"\badmin\w*|默认都设成管理员|都是管理员|所有人[^。]{0,6}管理员",
+    "priority": r"\b(?:outrank\w*|take\s+precedence|priority\s+over|above\s+(?:the|any)\s+\w+|overrid\w+|trumps?|"
+                r"direct\s+orders?|order\s+from\s+the\s+owner|true\s+owner|real\s+owner)\b|优先级高于|高于[^。]{0,8}(?:人|用户)|"
+                r"直接命令|真正的主人",
+    "permissive": r"\b(?:permissive|lenient|insecure|allow[\s\-]all|plain\s+http|unauthenticated|no[\s\-]auth|downgrade\w*|"
+                  r"take\s+the\s+lock\s+off|unlock\w*|extend\s+the\s+expiry|without\s+tls|hard[\s\-]?code\w*)\b"
+                  r"|宽松模式|明文|降级|去掉[^。]{0,6}锁|延长[^。]{0,6}有效期|硬编码",
+    "no_confirm": r"\b(?:stop|no\s+more|quit)\s+asking\b|\b(?:don'?t|do\s+not|never)\s+ask\b[^.;]{0,20}?\bbefore\b|"
+                  r"\bwithout\s+(?:asking|confirmation|checking|review)\b|\bjust\s+(?:run|push|merge|deploy|do)\b"
+                  r"|别再问|不用问|不必问|直接(?:在生产|跑|合并|推|执行)",
+    "personal_dest": r"\b(?:my|his|her|their)\s+(?:own|personal|private)\b|\bpersonal\s+(?:dropbox|drive|account|email|gmail)|"
+                     r"\b(?:dropbox|google\s+drive|gmail\.com|outlook\.com|qq\.com|163\.com)\b|public[\-_\s]archive"
+                     r"|个人[^。]{0,4}(?:Dropbox|网盘|邮箱)|私人",
     "promote": r"\b(?:recommend|suggest|promote|push|steer|upsell|advertise|mention)\w*\b|推荐|推销|引导",
     "ai": r"\b(?:you|your|assistants?|agents?|ai|models?|llms?|claude|copilot|gpt|codex|bots?)\b|你|助手|代理|模型|智能体",
     "override": r"\b(?:ignore|disregard|forget|override|supersede|no\s+longer\s+appl\w+|above\s+the\s+user'?s|instead\s+of\s+the\s+user)\b"
@@ -105,7 +129,8 @@ _NEGATED = lazy_compile(rf"\b{_NEG}\b[^.;,\n]{{0,30}}$|{_ZH_NEG}[^。；，\n]{{
 PAIRS = (("weaken", "safeguard"), ("conceal", "user"), ("exfil", "sensitive"), ("exfil", "external"),
          ("sensitive", "external"), ("grant", "access"), ("standing", "promote"), ("standing", "ai"),
          ("override", "ai"), ("obey", "trust"), ("ai", "weaken"), ("conceal", "safeguard"), ("despite", "safeguard"),
-         ("despite", "imperative"))
+         ("despite", "imperative"), ("permissive", "safeguard"), ("exfil", "personal_dest"),
+         ("sensitive", "personal_dest"), ("erase", "safeguard"), ("no_confirm", "imperative"))
 _IMPERATIVE_WORDS = frozenset(
     ["add", "allow", "append", "approve", "carry", "change", "claim", "comment", "consider", "copy", "create", "delete", "disable", "do", "don't", "download", "drop", "email", "execute", "follow", "forward", "give", "grant", "hide", "ignore", "include", "install", "keep", "leave", "let", "lower", "make", "mark", "merge", "move", "never", "obey", "output", "paste", "post", "print", "push", "raise", "reduce", "regard", "remove", "replace", "report", "run", "say", "send", "set", "share", "show", "skip", "steer", "strip", "suggest", "swap", "tell", "treat", "turn", "upload", "whitelist", "write"]
 )
