@@ -297,16 +297,24 @@ def run_injections() -> dict[str, Any]:
     }
     from _injection_heldout2 import HARD_NEGATIVES as ROUND1_NEGATIVES
     from _injection_heldout2 import INJECTIONS_AFTER_FREEZE as ROUND1_INJECTIONS
+    from _injection_heldout3 import HARD_NEGATIVES as ROUND2_NEGATIVES
+    from _injection_heldout3 import INJECTIONS_AFTER_FREEZE as ROUND2_INJECTIONS
 
     report["trained_on"]["round1_held_out_spent"] = _rates(flags_instruction, ROUND1_INJECTIONS, ROUND1_NEGATIVES)
-    report["round1_held_out_as_measured"] = {
-        "note": "measured once on the round-1 freeze (aa8032a), before it became training data",
-        "recall": 0.4167, "recall_cues_only": 0.2833, "false_positive_rate": 0.03, "injections": 60, "others": 100}
-    for part in ("corpus", "old_held_out", "train_extra", "round1_held_out_spent"):
+    report["trained_on"]["round2_held_out_spent"] = _rates(flags_instruction, ROUND2_INJECTIONS, ROUND2_NEGATIVES)
+    report["earlier_rounds_as_measured"] = {
+        "note": "each measured once on its own freeze, before it became training data",
+        "round1 (aa8032a, _injection_heldout2)": {"recall": 0.4167, "recall_cues_only": 0.2833,
+                                                  "false_positive_rate": 0.03, "false_positive_rate_cues_only": 0.0,
+                                                  "injections": 60, "others": 100},
+        "round2 (9149d59, _injection_heldout3)": {"recall": 0.6, "recall_cues_only": 0.4,
+                                                  "false_positive_rate": 0.07, "false_positive_rate_cues_only": 0.02,
+                                                  "injections": 50, "others": 100}}
+    for part in ("corpus", "old_held_out", "train_extra", "round1_held_out_spent", "round2_held_out_spent"):
         for key in ("missed", "flagged_others"):
             report["trained_on"][part][key] = report["trained_on"][part][key][:10]
     try:
-        from _injection_heldout3 import HARD_NEGATIVES, INJECTIONS_AFTER_FREEZE, NOTE
+        from _injection_heldout4 import HARD_NEGATIVES, INJECTIONS_AFTER_FREEZE, NOTE
     except ImportError:
         return report
     report["held_out"] = {

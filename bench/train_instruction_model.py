@@ -12,14 +12,20 @@ L2-regularised logistic regression (full-batch gradient descent, deterministic).
 
 How the threshold was chosen: 5-fold cross-validation over the items the cues were never
 written against (the old held-out set, ``_injection_train`` and the spent round-1 set),
-cue flag OR model score; the threshold keeps the false positives on those hard negatives
-and on the dev users' sentences low (see the report) before recall: 0.9.
+cue flag OR model score; and, from round 3, leave-one-batch-out (each set written in one
+sitting is held out whole, so a Chinese twin cannot sit in another fold). The threshold
+keeps the false positives on those hard negatives and on the dev users' sentences at or
+under 2 % before recall: 0.9 in rounds 1 and 2, 0.95 in round 3 (leave-one-batch-out on
+round 2's set: 0.58 recall, 3 % false positives at 0.95; 0.60 and 7 % at 0.9).
 
 Rounds (issue 25): round 1 froze in aa8032a and was measured once on
 ``_injection_heldout2.py`` (written after it): recall 0.42, false positives 3 %. That set
 is spent and is training data of round 2 (broader word classes in the frames), which froze
-before ``_injection_heldout3.py`` was written. The cross-validation here is optimistic (an
-item's Chinese twin can sit in another fold): round 1 expected 0.70 and got 0.42.
+in 9149d59 before ``_injection_heldout3.py`` was written: recall 0.60, false positives 7 %.
+Round 3 trains on that set too and raises the threshold; its held-out set is
+``_injection_heldout4.py``, written after it froze. The random-fold cross-validation below
+is optimistic (an item's Chinese twin can sit in another fold): round 1 expected 0.70 and
+got 0.42.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _injection_corpus import HELD_OUT_INJECTIONS, HELD_OUT_RULES, INJECTIONS, RULES
 from _injection_heldout2 import HARD_NEGATIVES as SPENT_NEGATIVES
 from _injection_heldout2 import INJECTIONS_AFTER_FREEZE as SPENT_INJECTIONS
+from _injection_heldout3 import HARD_NEGATIVES as SPENT_NEGATIVES_2
+from _injection_heldout3 import INJECTIONS_AFTER_FREEZE as SPENT_INJECTIONS_2
 from _injection_train import TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS
 
 from madohub_memory.extraction.instruction_frames import FEATURES, frame_features
@@ -46,7 +54,7 @@ from madohub_memory.extraction.instructions import is_instruction
 
 ROOT = Path(__file__).resolve().parents[1]
 L2 = 0.1
-THRESHOLD = 0.9
+THRESHOLD = 0.95
 EMBEDDER = "use-multilingual"
 OUT = ROOT / "madohub_memory" / "services" / "instruction_weights.py"
 
@@ -62,8 +70,8 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 3000, rate: f
 
 
 def data() -> tuple[list[str], np.ndarray, np.ndarray]:
-    positives = INJECTIONS + HELD_OUT_INJECTIONS + TRAIN_INJECTIONS + SPENT_INJECTIONS
-    negatives = RULES + HELD_OUT_RULES + TRAIN_NON_INJECTIONS + SPENT_NEGATIVES
+    positives = INJECTIONS + HELD_OUT_INJECTIONS + TRAIN_INJECTIONS + SPENT_INJECTIONS + SPENT_INJECTIONS_2
+    negatives = RULES + HELD_OUT_RULES + TRAIN_NON_INJECTIONS + SPENT_NEGATIVES + SPENT_NEGATIVES_2
     texts = positives + negatives
     y = np.array([1.0] * len(positives) + [0.0] * len(negatives))
     unseen = np.zeros(len(texts), bool)  # what the cues were never written against
