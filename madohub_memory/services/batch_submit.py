@@ -81,7 +81,7 @@ def _one_by_one(svc: Services, drafts: Sequence[CandidateDraft]) -> list[str]:
 def _submit_group(svc: Services, drafts: Sequence[CandidateDraft]) -> list[str]:
     review = svc.review
     valid: list[CandidateDraft | None] = []
-    warm_instruction_model([d.content for d in drafts])  # the group's sentences in one batch
+    warm_instruction_model([d.content for d in drafts], svc)  # the group's sentences in one batch
     with svc.settings.held():
         for draft in drafts:
             try:

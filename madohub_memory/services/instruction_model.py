@@ -25,12 +25,16 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from madohub_memory.extraction.instruction_frames import FEATURES, frame_features
 from madohub_memory.extraction.instructions import is_instruction
 from madohub_memory.services import instruction_weights as trained
+
+if TYPE_CHECKING:
+    from madohub_memory.services import Services
 
 MAX_SENTENCES = 12
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
@@ -53,20 +57,26 @@ def sentences(text: str) -> list[str]:
     return [p[:400] for p in parts if len(p) >= 8][:MAX_SENTENCES] or ([text.strip()[:400]] if text.strip() else [])
 
 
-def _encode(texts: list[str]) -> np.ndarray:
+def _encode(texts: list[str], svc: Services | None) -> np.ndarray:
+    """USE vectors of ``texts``: through the process's vector cache when the database's
+    model is USE (a one-sentence draft was embedded there already for semantic dedup)."""
+    if svc is not None and svc.settings.get("embedding.model") == trained.EMBEDDER:
+        from madohub_memory.recall.vector_cache import vector_cache
+
+        return vector_cache(svc.store, trained.EMBEDDER).embed(texts)
     from madohub_memory.recall.embeddings import get_embedder
 
     return get_embedder(trained.EMBEDDER).encode(texts)
 
 
-def sentence_scores(items: Sequence[str]) -> list[float]:
+def sentence_scores(items: Sequence[str], svc: Services | None = None) -> list[float]:
     """The model's probability that each sentence steers the agent or the reviewer."""
     weights, bias = _weights()
     with _lock:
         known = {s: _cache[s] for s in items if s in _cache}
     todo = [s for s in dict.fromkeys(items) if s not in known]
     if todo:
-        vectors = _encode(todo)
+        vectors = _encode(todo, svc)
         features = np.array([frame_features(s) for s in todo], dtype=np.float64)
         logits = np.hstack([features, vectors.astype(np.float64)]) @ weights + bias
         for sentence, value in zip(todo, 1.0 / (1.0 + np.exp(-logits)), strict=True):
@@ -78,22 +88,28 @@ def sentence_scores(items: Sequence[str]) -> list[float]:
     return [known[s] for s in items]
 
 
-def warm(texts: Sequence[str]) -> None:
+def warm(texts: Sequence[str], svc: Services | None = None) -> None:
     """Score the sentences of many texts in one batch (a drain round's drafts)."""
-    pending = [s for text in texts if not is_instruction(text) for s in sentences(text)]
+    pending = [s for text in texts for s in sentences(text)]
     if pending:
-        sentence_scores(pending)
+        sentence_scores(pending, svc)
 
 
-def score(text: str) -> float:
+def score(text: str, svc: Services | None = None) -> float:
     """The highest sentence score of ``text`` (0 for empty text)."""
     parts = sentences(text)
-    return max(sentence_scores(parts), default=0.0)
+    return max(sentence_scores(parts, svc), default=0.0)
 
 
-def flags_instruction(text: str) -> bool:
+def model_flags(text: str, svc: Services | None = None) -> bool:
+    """True when the model scores a sentence of ``text`` at least the frozen threshold (the
+    cues are asked separately: :func:`madohub_memory.extraction.flags.scan`)."""
+    return bool(text and text.strip()) and score(text, svc) >= float(trained.THRESHOLD)
+
+
+def flags_instruction(text: str, svc: Services | None = None) -> bool:
     """True when ``text`` tries to steer the agent or the reviewer: the cues say so, or the
     model scores one of its sentences at least :data:`instruction_weights.THRESHOLD`."""
     if not text or not text.strip():
         return False
-    return is_instruction(text) or score(text) >= float(trained.THRESHOLD)
+    return is_instruction(text) or model_flags(text, svc)

@@ -20,7 +20,7 @@ from madohub_memory.core.vocab import (
 )
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content, stays_in_store
-from madohub_memory.services.instruction_model import flags_instruction
+from madohub_memory.services.instruction_model import flags_instruction, model_flags
 from madohub_memory.services.pending_list import pending_fields
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
@@ -100,7 +100,7 @@ class ReviewService:
         content = validate_content(draft.content)
         masked, found = scan(content)
         flags = set(draft.flags) | set(found)
-        if "instruction" not in flags and flags_instruction(masked):  # phrasings the cues do not know
+        if "instruction" not in flags and model_flags(masked, self.svc):  # phrasings the cues do not know
             flags.add("instruction")
         return CandidateDraft(
             content=validate_content(masked),
@@ -440,7 +440,7 @@ class ReviewService:
     ) -> None:
         """Edit a pending candidate without deciding on it yet."""
         # the instruction model runs before the write lock is taken (a model never runs under it)
-        steering = content is not None and flags_instruction(masked_content(content))
+        steering = content is not None and flags_instruction(masked_content(content), self.svc)
         with self.changes.batch():
             before = self._require(candidate_id, "pending")
             values = edit_values(self.svc, content, kind, namespace)

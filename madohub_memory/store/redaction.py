@@ -106,7 +106,38 @@ def mask_column(table: str, column: str, value: Any) -> Any:
     kind = FREE_TEXT.get(table, {}).get(column)
     if kind is None:
         return value
-    return _redact_str(value) if kind == "text" else _redact_json(value)
+    if kind == "text":
+        return _redact_str(value)
+    return _guard_json(value)
+
+
+# Keys of a JSON value that hold structure, never typed text (a history snapshot's ids,
+# hashes, timestamps, closed vocabularies): the guard does not scan them again.
+_STRUCTURAL_KEYS = frozenset({"id", "fingerprint", "kind", "namespace", "source", "status", "flags", "created_at",
+                              "updated_at", "decided_by", "approved_by", "edited_by", "edited_at", "last_hit_at",
+                              "candidate_id", "memory_id", "turn_ids", "batch", "origin", "person", "actor"}
+                             | {c for columns in STRUCTURAL.values() for c in columns})
+
+
+def _guard_value(value: Any, key: str = "") -> Any:
+    if isinstance(value, str):
+        return value if key in _STRUCTURAL_KEYS or len(value) < 6 else redact(value)
+    if isinstance(value, dict):
+        return {k: _guard_value(v, k if isinstance(k, str) else "") for k, v in value.items()}
+    if isinstance(value, list):
+        return [_guard_value(v) for v in value]
+    return value
+
+
+def _guard_json(text: str) -> str:
+    """JSON text as the write guard lets it pass: every string value that can hold typed
+    text masked (keys of structure skipped), re-encoded only when something changed."""
+    try:
+        decoded = json.loads(text)
+    except ValueError:
+        return redact(text) or text
+    masked = _guard_value(decoded)
+    return text if masked == decoded else json.dumps(masked, ensure_ascii=False, sort_keys=True)
 
 
 def redact_turns(texts: list[str], previous: str | None = None) -> list[str]:
