@@ -24,6 +24,7 @@ class SecretCase:
     name: str
     text: str
     secrets: tuple[str, ...]  # substrings that must not survive masking
+    before: str = ""  # the turn said just before this one (a secret given in the next turn)
 
 
 class _Gen:
@@ -190,7 +191,9 @@ def secret_cases(seed: int = 7) -> list[SecretCase]:
     add("card-number", "charge the customer card {c} please", c=" ".join(card[i:i + 4] for i in range(0, 16, 4)))
     add("card-number-zh", "我的信用卡卡号是 {c}，有效期 09/28", c=g.luhn("62", 16))
     add("card-number-amex", "Amex {c} exp 11/27", c=g.luhn("37", 15))
-    return cases
+    from _secrets_context import context_cases  # shapes known only by their context (issue 25)
+
+    return cases + context_cases(g)
 
 
 def negative_cases() -> list[str]:
@@ -289,4 +292,6 @@ def negative_cases() -> list[str]:
         "eslint-plugin-security flags detect-possible-timing-attacks",
         "we renamed sk-button to sk-btn-primary in the design system",
     ]
-    return neg
+    from _secrets_context import context_negatives
+
+    return neg + context_negatives(g)

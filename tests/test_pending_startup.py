@@ -58,6 +58,8 @@ ALLOWED = {
     "madohub_memory.store.liveness", "madohub_memory.store.migrations", "madohub_memory.store.open_checks",
     "madohub_memory.store.rows", "madohub_memory.store.settings",  # one read: is stores.map set?
     "madohub_memory.store.opening", "madohub_memory.core.locations",  # a file or a server address?
+    # the connection's write guard and its column lists (the scanner itself loads only on a write)
+    "madohub_memory.store.write_guard", "madohub_memory.store.free_text",
 }
 
 

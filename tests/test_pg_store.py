@@ -227,12 +227,16 @@ def test_the_database_address_can_come_from_the_environment(
     assert not list(tmp_path.iterdir())  # no file was created for an address
 
 
-def test_scrub_masks_old_secrets_and_the_keyword_index_follows(pg_dsn: str, clock: Clock) -> None:
+def test_scrub_masks_old_secrets_and_the_keyword_index_follows(
+    pg_dsn: str, clock: Clock, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from test_secret_sinks import PASSWORD, TOKEN
 
     with Services.open(pg_dsn, clock) as svc:
         svc.review.approve(svc.review.add_manual("CI uses the vault", "fact").candidate_id)
-        with svc.store.transaction():  # as an older scanner left it
+        # as an older version left it: past today's write guard (store/write_guard.py)
+        with monkeypatch.context() as patch, svc.store.transaction():
+            patch.setattr("madohub_memory.store.pg.store.guard", lambda sql, params: params)
             svc.store.execute("UPDATE memories SET content = ?", (f"CI uses the vault with {TOKEN}",))
         assert svc.recall.search(TOKEN, mode="keyword", k=1, record=False)
     assert main(["scrub", "--db", pg_dsn, "--json"]) == 0

@@ -19,7 +19,9 @@ from madohub_memory.extraction.flags import scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from _secrets_corpus import negative_cases, secret_cases
+from _secrets_corpus import SecretCase, negative_cases, secret_cases
+
+from madohub_memory.core.secret_turns import mask_after
 
 _R = random.Random(2026)
 B62 = string.ascii_letters + string.digits
@@ -95,12 +97,19 @@ def test_hard_negatives_are_left_alone(text: str) -> None:
     assert "secret" not in flags
 
 
+def _masked(case: SecretCase) -> str:
+    """A case as the store keeps it: with the turn before it when it answers one."""
+    return mask_after(case.before, case.text)[0] if case.before else scan(case.text)[0]
+
+
 def test_whole_corpus_no_format_missed_and_few_false_positives() -> None:
-    missed = [c.name for c in secret_cases() if any(s in scan(c.text)[0] for s in c.secrets)]
+    cases = secret_cases()
+    assert len(cases) >= 210  # issue 25: twice the 105 cases it had
+    missed = [c.name for c in cases if any(s in _masked(c) for s in c.secrets)]
     assert missed == []
     negatives = negative_cases()
     false_positives = [t for t in negatives if scan(t)[0] != t]
-    assert len(false_positives) / len(negatives) < 0.03, false_positives
+    assert len(false_positives) / len(negatives) <= 0.02, false_positives
 
 
 def test_masking_is_idempotent_and_keeps_the_words_around() -> None:

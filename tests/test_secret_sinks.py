@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
+import sqlite3
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +33,11 @@ SECRET_TEXT = f"PGPASSWORD={PASSWORD} psql -h db; my token is {TOKEN}"
 
 def everything(svc: Services, sql: str) -> str:
     return json.dumps([list(r) for r in svc.store.query(sql)], ensure_ascii=False)
+
+
+def write_past_the_guard(svc: Services, sql: str, params: tuple[object, ...]) -> None:
+    """A write as an older version made it: straight to SQLite, past the write guard."""
+    sqlite3.Connection.execute(svc.store.conn, sql, params)
 
 
 def assert_masked(text: str) -> None:
@@ -143,7 +151,7 @@ def test_export_and_import(svc: Services, tmp_path: Path) -> None:
 def test_rows_stored_by_an_older_version_are_masked_in_exports(svc: Services, tmp_path: Path) -> None:
     svc.review.submit(CandidateDraft("CI uses the vault", "fact", source="remember"))
     with svc.store.transaction():  # as an older scanner left it
-        svc.store.execute("UPDATE candidates SET content = ?", (f"CI uses {SECRET_TEXT}",))
+        write_past_the_guard(svc, "UPDATE candidates SET content = ?", (f"CI uses {SECRET_TEXT}",))
     out = tmp_path / "export.jsonl"
     svc.transfer.export(out)
     assert_masked(out.read_text(encoding="utf-8"))
@@ -186,8 +194,8 @@ def test_scrub_masks_what_an_older_version_stored(svc: Services, db_path: Path, 
     svc.review.approve(cid)
     svc.working.update("shop", "task", "rotate keys")
     with svc.store.transaction():  # as an older scanner left them
-        svc.store.execute("UPDATE memories SET content = ?", (f"CI uses {SECRET_TEXT}",))
-        svc.store.execute("UPDATE working_memory SET task = ?", (f"rotate {TOKEN}",))
+        write_past_the_guard(svc, "UPDATE memories SET content = ?", (f"CI uses {SECRET_TEXT}",))
+        write_past_the_guard(svc, "UPDATE working_memory SET task = ?", (f"rotate {TOKEN}",))
     assert TOKEN in everything(svc, "SELECT * FROM memory_fts")
     svc.close()
     assert main(["scrub", "--db", str(db_path), "--json"]) == 0
@@ -216,3 +224,82 @@ def test_history_snapshots_mask_free_text_and_unknown_fields_but_keep_structural
     assert after["note"] == "[REDACTED]"
     assert after["fingerprint"] == "0123456789abcdef0123" and after["created_at"] == "2026-11-01T09:00:00.000Z"
     assert after["confidence"] == 0.5
+
+
+# -- issue 25: what reached a sink on main ------------------------------------------------------
+
+_R25 = random.Random(25)
+AWS_SLASH = "/" + "".join(_R25.choice(string.ascii_letters + string.digits + "+/") for _ in range(38)) + "Q7"
+KEY_BODY = "".join(_R25.choice(string.ascii_letters + string.digits + "+/") for _ in range(64))
+KEY_ID = "".join(_R25.choice("0123456789abcdef") for _ in range(40))
+
+
+@pytest.mark.parametrize("query", [
+    f"export AWS_SECRET_ACCESS_KEY={AWS_SLASH}",
+    f"the secret access key for the backup bucket is {AWS_SLASH} and it expires in May",
+    f'{{"AccessKey": {{"UserName": "ci", "Status": "Active", "SecretAccessKey": "{AWS_SLASH}"}}}}',
+])
+def test_recall_log_holds_no_cloud_secret_key(svc: Services, query: str) -> None:
+    svc.recall.search(query, k=3, source="mcp")
+    assert AWS_SLASH not in everything(svc, "SELECT query FROM recall_log")
+    assert AWS_SLASH not in json.dumps(svc.recall.recent_log())
+
+
+def test_decision_question_with_a_service_account_key(svc: Services, tmp_path: Path) -> None:
+    """An AskUserQuestion whose question carries a JSON key file: captured from the transcript,
+    stored and exported masked."""
+    key = json.dumps({"type": "service_account", "project_id": "shop-prod", "private_key_id": KEY_ID,
+                      "private_key": f"{KEY_BODY}\n{KEY_BODY[::-1]}\n", "client_email": "ci@shop-prod.iam.gserviceaccount.com"})
+    question = f"Which credentials should the deploy job use? {key}"
+    session = tmp_path / "session.jsonl"
+    ask = {"type": "assistant", "sessionId": "s1", "uuid": "a1", "timestamp": "2026-10-30T10:00:00.000Z",
+           "cwd": "/home/u/projects/shop", "message": {"role": "assistant", "content": [
+               {"type": "tool_use", "id": "t1", "name": "AskUserQuestion", "input": {"questions": [
+                   {"question": question, "header": "Key", "multiSelect": False,
+                    "options": [{"label": "This one"}, {"label": "Ask ops"}]}]}}]}}
+    answer = {"type": "user", "sessionId": "s1", "uuid": "r1", "timestamp": "2026-10-30T10:01:00.000Z",
+              "toolUseResult": {"questions": [], "answers": {question: "This one"}},
+              "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}}
+    session.write_text(json.dumps(ask) + "\n" + json.dumps(answer) + "\n", encoding="utf-8")
+    assert svc.decisions.capture_transcript(session) == 1
+    out = tmp_path / "export.jsonl"
+    svc.transfer.export(out)
+    for text in (everything(svc, "SELECT question, all_options, context FROM decisions"), out.read_text(encoding="utf-8")):
+        assert KEY_ID not in text and KEY_BODY not in text and KEY_BODY[::-1] not in text
+
+
+def test_hook_log_holds_no_token_after_an_escaped_newline(db_path: Path, tmp_path: Path) -> None:
+    log = tmp_path / "hook.log"
+    env = {**os.environ, "MADOHUB_DB": str(db_path), "MADOHUB_HOOK_LOG": str(log)}
+    payload = json.dumps({"hook_event_name": "Stop", "transcript_path": f"/tmp/prompt\n{TOKEN}\n.jsonl"})
+    done = subprocess.run([sys.executable, "-m", "madohub_memory", "hook"], input=payload.encode(),
+                          capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0
+    logged = log.read_text(encoding="utf-8")
+    assert "error:" in logged and TOKEN not in logged and TOKEN[4:20] not in logged
+
+
+def test_a_password_given_in_the_next_hook_turn_is_masked(db_path: Path, tmp_path: Path) -> None:
+    """The assistant asks in one Stop, the user answers in the next: the answer is masked by
+    the turn before it, which is already stored."""
+    from test_ingest_helpers import SESSION, cc_assistant, cc_user, text, write_jsonl
+
+    password = "Cobalt36#" + "".join(_R25.choice(string.ascii_letters) for _ in range(4))
+    transcript = tmp_path / "session.jsonl"
+    first = [cc_user("u1", "connect to the staging database"),
+             cc_assistant("a1", "m1", [text("What is the staging database password?")], parent="u1")]
+    write_jsonl(transcript, first)
+    env = {**os.environ, "MADOHUB_DB": str(db_path), "MADOHUB_HOOK_LOG": str(tmp_path / "hook.log"),
+           "MADOHUB_HOOK_INLINE": "1"}
+    for records in (first, [*first, cc_user("u2", password, parent="a1"),
+                            cc_assistant("a2", "m2", [text(f"Thanks, using {password} now.")], parent="u2")]):
+        write_jsonl(transcript, records)
+        payload = json.dumps({"hook_event_name": "Stop", "session_id": SESSION, "transcript_path": str(transcript)})
+        subprocess.run([sys.executable, "-m", "madohub_memory", "hook"], input=payload.encode(),
+                       capture_output=True, env=env, timeout=120, check=True)
+    with Services.open(db_path) as svc:
+        stored = everything(svc, "SELECT content FROM turns") + everything(svc, "SELECT content FROM candidates")
+        assert svc.store.scalar("SELECT COUNT(*) FROM turns") == 4
+    assert password not in stored
+    raw = b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*"))
+    assert password.encode() not in raw

@@ -18,9 +18,21 @@ from collections.abc import Mapping
 MAX_MESSAGE_CHARS = 400
 
 
+def _masked(value: object) -> object:
+    """A string value with its secrets masked (an error sentence may quote the input, and is
+    printed, logged, shown in the dashboard and sent to agents); anything else as it is. The
+    scanner is imported with the first sentence that quotes text, not with this module."""
+    if isinstance(value, str) and len(value) >= 6:
+        from madohub_memory.core.secrets import redact
+
+        return redact(value)
+    return value
+
+
 def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)`` for an error sentence, cut to ``limit`` characters (inputs can be huge)."""
-    text = repr(value)
+    """``repr(value)`` for an error sentence, cut to ``limit`` characters (inputs can be huge):
+    masked before it is cut, so a cut never leaves half a key unrecognised."""
+    text = repr(_masked(value))
     if len(text) <= limit:
         return text
     return f"{text[: limit - 1]}…({len(str(value)):,} characters)"
@@ -39,7 +51,10 @@ def _bounded(message: str) -> str:
 def render(template: str, arguments: Mapping[str, object]) -> str:
     """``template`` (English or a translation of it) filled with ``arguments``, cut to a
     readable length. A template without arguments is taken as it is (braces and all)."""
-    return _bounded(template.format_map(arguments) if arguments else template)
+    if not arguments:
+        return _bounded(template)
+    # masked before it is cut (the values are masked already; their repr or a list's may not be)
+    return _bounded(str(_masked(template.format_map(arguments))))
 
 
 class UserError(Exception):
@@ -53,8 +68,9 @@ class UserError(Exception):
 
     def __init__(self, template: object = "", /, **arguments: object) -> None:
         self.template = str(template)
-        self.arguments: dict[str, object] = arguments
-        super().__init__(render(self.template, arguments))
+        # the dashboard fills its translation of the template with these: masked here once
+        self.arguments: dict[str, object] = {k: _masked(v) for k, v in arguments.items()}
+        super().__init__(render(self.template, self.arguments))
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled with its template and values (the dashboard's helper process sends errors

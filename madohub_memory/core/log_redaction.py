@@ -22,6 +22,11 @@ def redact_record(record: logging.LogRecord) -> logging.LogRecord:
     nothing does not load it.)"""
     from madohub_memory.core.secrets import redact
 
+    if isinstance(record.args, tuple) and record.args:
+        # each text argument first: a format that cuts it ("%.200r") must not cut a key in two
+        record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+    elif isinstance(record.args, dict):
+        record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
     try:
         message = record.getMessage()
     except Exception:  # a bad format string: keep the record as the logging module would

@@ -88,6 +88,25 @@ _TOKEN_PATTERNS: list[tuple[str, tuple[str, ...], str]] = [
     ("nuget", ('oy2',), r"oy2(?<![A-Za-z0-9_\-]oy2)" + r"[a-z0-9]{43}"),
 ]
 
+# A token cut short (an error sentence or a log line that cut its input, a query cut at its
+# limit): a known prefix and 6+ token characters right before the cut ("…", "...", the end).
+_CUT = lazy_compile(
+    r"(?<![A-Za-z0-9_\-])(?:gh[pousr]_|github_pat_|glpat-|sk-(?:proj-|ant-)?|sk_live_|rk_live_|whsec_|xox[abposer]-|"
+    r"AKIA|ASIA|AIza|GOCSPX-|hf_|npm_|pypi-AgE|dop_v1_|shp(?:at|ss)_|hvs\.|eyJ)[A-Za-z0-9_\-]{6,}\Z"
+)
+
+
+def _cut_points(text: str) -> list[int]:
+    """Where a text may have been cut: its end, and each "…" or "..." (up to 20)."""
+    points = [len(text)]
+    for mark in ("…", "..."):
+        at = text.find(mark)
+        while at >= 0 and len(points) < 21:
+            points.append(at)
+            at = text.find(mark, at + 1)
+    return points
+
+
 _RUN = lazy_compile(r"[A-Za-z0-9_\-.+/=:~%]{16,}")
 _MULTILINE = {"private-key", "putty-key"}
 _COMPILED = [(name, anchors, lazy_compile(pattern)) for name, anchors, pattern in _TOKEN_PATTERNS]
@@ -128,6 +147,10 @@ def token_spans(text: str) -> Iterable[Span]:
     """Spans of provider tokens and private keys in ``text``."""
     # Every token is one run of 20+ token characters: look for anchors in those runs only
     # (prose has few), then run the patterns that can match on the whole text.
+    for at in _cut_points(text):
+        for m in _CUT.finditer(text, max(0, at - 120), at):
+            if not _example(m.group(0)):
+                yield m.span()
     runs = " ".join(_RUN.findall(text))
     multiline = "PRIVATE KEY" in text or "PuTTY" in text
     if not runs and not multiline:
@@ -154,10 +177,19 @@ def _example(token: str) -> bool:
 # -- payment card numbers ---------------------------------------------------------------------
 
 _CARD = lazy_compile(r"\d(?<![\d\-.]\d)(?:[ \-]?\d){12,18}(?![\d\-]|\.\d)")
+# Grouped as printed on a card: 4-4-4-4(-3) or 4-6-5, spaces or dashes (also when more digits
+# follow: "4024 0165 6990 8486 12/28").
+_GROUPED_CARD = lazy_compile(r"(?<![\d\-.])\d{4}(?P<s>[ \-])\d{4}(?P=s)\d{4}(?P=s)\d{4}(?:(?P=s)\d{3}(?!\d))?(?![\-]?\d{2,})"
+                             r"|(?<![\d\-.])\d{4}(?P<t>[ \-])\d{6}(?P=t)\d{5}(?!\d)")
+# Every card number has 10 digits with at most two separators among its first 12 characters.
+_CARD_MAYBE = lazy_compile(r"\d{4}[ \-]?\d{4}[ \-]?\d{2}")
 _CARD_CONTEXT = lazy_compile(r"(?i)\b(?:cards?|visa|master\s*card|amex|american express|discover|unionpay|"
-                           r"credit|debit|payment|cc|pan|cvv)\b|卡号|信用卡|银行卡|储蓄卡|借记卡|卡")
-# Published test numbers (Stripe, Adyen, Braintree, PayPal docs): a project rule such as
-# "use 4242 4242 4242 4242 in checkout tests" is worth keeping as it is.
+                           r"credit|debit|payment|cc|pan|cvv|jcb)\b|card[_\-\s]?(?:number|no|num|holder)|cc[_\-]?num"
+                           r"|卡号|信用卡|银行卡|储蓄卡|借记卡|卡")
+# A published test number is left alone only where the text says it is one ("Stripe test
+# card", "测试卡号", "in the sandbox", "example card for the docs"); elsewhere it is masked.
+_TEST_CONTEXT = lazy_compile(r"(?i)\b(?:test|tests|testing|sandbox|test\s*mode|dummy|fake|sample|example|docs?|"
+                           r"documentation)\b|测试|沙箱|示例|演示|样例")
 _TEST_CARDS = {
     "4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222",
     "5200828282828210", "5105105105105100", "378282246310005", "371449635398431",
@@ -204,18 +236,22 @@ def card_brand(digits: str) -> str | None:
 
 def card_spans(text: str) -> list[Span]:
     """Luhn-valid numbers of a card network's shape: grouped ("4539 1488 0343 6467") or
-    with a card word nearby. Published test card numbers are left alone."""
-    if len(text) < 13:
+    with a card word nearby. A published test number is left alone in a test context."""
+    if len(text) < 13 or not _CARD_MAYBE.search(text):
         return []
     found: list[Span] = []
-    for m in _CARD.finditer(text):
-        raw = m.group(0)
-        digits = re.sub(r"[ \-]", "", raw)
-        if not 13 <= len(digits) <= 19 or digits in _TEST_CARDS:
+    grouped = [(m.span(), True) for m in _GROUPED_CARD.finditer(text)]
+    loose = [(m.span(), False) for m in _CARD.finditer(text)
+             if not any(g[0] <= m.start() < g[1] for g, _ in grouped)]
+    for (start, end), is_grouped in grouped + loose:
+        digits = re.sub(r"[ \-]", "", text[start:end])
+        if not 13 <= len(digits) <= 19 or len(set(digits)) < 2:
             continue
-        if len(set(digits)) < 4 or not luhn_valid(digits) or card_brand(digits) is None:
+        if not luhn_valid(digits) or card_brand(digits) is None:
             continue
-        grouped = bool(re.fullmatch(r"\d{4}([ \-])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ \-])\d{6}\2\d{4,5}", raw))
-        if grouped or _CARD_CONTEXT.search(text, max(0, m.start() - 40), m.start()):
-            found.append(m.span())
-    return found
+        if not is_grouped and not _CARD_CONTEXT.search(text, max(0, start - 40), start):
+            continue
+        if digits in _TEST_CARDS and _TEST_CONTEXT.search(text, max(0, start - 60), min(len(text), end + 60)):
+            continue
+        found.append((start, end))
+    return sorted(found)

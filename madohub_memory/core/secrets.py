@@ -13,7 +13,14 @@ Three detectors, each giving spans of the text to replace by :data:`MASK`:
   ``--token …``, ``my password is …``, ``密码是…``, ``AccountKey=…;``, ``?sig=…``), and
   credentials in command lines (``curl -u user:pw``, ``mysql -pPW``, ``sshpass -p PW``) and
   URLs (``redis://:pw@host``);
-- a random-looking string right after a secret word in prose ("AWS secret key wJalr…").
+- a random-looking string right after a secret word in prose ("AWS secret key wJalr…");
+- structure: a key file, a credentials layout, key material standing alone, a reply to a
+  question that asks for a secret (:mod:`madohub_memory.core.secret_context`; across turns:
+  :mod:`madohub_memory.core.secret_turns`). What a value looks like (generated or a word, a
+  hash, base64 of text): :mod:`madohub_memory.core.secret_shapes`.
+
+Text is scanned as it would read unescaped (``"…\\nghp_…"`` in a log line's repr), with the
+same positions, so a token after an escaped newline is found too.
 
 The value checks keep code and prose readable: variables, environment look-ups, types,
 placeholders (``your_api_key_here``, ``${TOKEN}``, ``<password>``) and words ("the token is
@@ -24,7 +31,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import math
 import re
 import string
 from collections.abc import Iterable
@@ -32,6 +38,15 @@ from typing import Any
 
 from madohub_memory.core.cjk import CJK_RANGES
 from madohub_memory.core.lazy_re import LazyPattern, lazy_compile
+from madohub_memory.core.secret_context import context_spans
+from madohub_memory.core.secret_shapes import (
+    IDENTIFIER,
+    PLACEHOLDER,
+    PLACEHOLDER_PART,
+    hex_token,
+    key_material,
+    looks_random,
+)
 from madohub_memory.core.secret_tokens import card_spans, token_spans
 
 MASK = "[REDACTED]"
@@ -122,21 +137,9 @@ _PLACEHOLDER_WORDS = {
     "local", "localhost", "auto", "manual", "random", "generated", "new", "old", "current",
     "string?", "str?", "text", "varchar", "char", "blob", "function", "callable", "type",
 }
-_PLACEHOLDER = lazy_compile(
-    r"(?i)^(?:your|my|the|an?|some|example|sample|dummy|placeholder|fake|mock|test|insert|enter|put|"
-    r"replace|changeme|change[_\-]?me|redacted|xxx+|\*+|todo|tbd|foo|bar|none|null|"
-    r"optional|required)(?:[_\-.\s]|$)"
-    r"|xxxx|\*\*\*|\.\.\.|…|<[^>]*>|\{\{|\}\}|\$\{|^[$%{<\[@#&*!|\\(]|^~/|^/|^\./|^\.\./|://"
-    r"|[_\-](?:here|goes[_\-]here|placeholder|example|changeme)$"
-    r"|^(?:os|env|process|settings|config|self|this|request|req|params|args|kwargs|options|opts|"
-    r"secrets|vault|import|ENV|Deno|window|document|props|state|ctx|context)\."
-    r"|\.\?|\.\*|\\[bdsw]|\[\^|\(\?"  # a regular expression, not a value
-)
-_PLACEHOLDER_PART = lazy_compile(r"(?i)(?:^|[_\-.])(?:your|example|placeholder|dummy|fake|sample|changeme)(?:[_\-.]|$)")
-_IDENTIFIER = lazy_compile(
-    r"[A-Z][a-z]+|[a-z]+(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|"
-    r"[A-Z]+(?:_[A-Z0-9]+)+|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_][\w.]*\(.*\)?|[a-z]+"
-)
+_PLACEHOLDER = PLACEHOLDER
+_PLACEHOLDER_PART = PLACEHOLDER_PART
+_IDENTIFIER = IDENTIFIER
 # Words glued with - or _ and no digit: 'new-access-token', 'super_secret_key', NO_TOKEN.
 _WORDS = lazy_compile(r"[a-z]+(?:[_\-][a-z]+)+|[A-Z]+(?:_[A-Z]+)+|[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
 _CODE_VALUE = lazy_compile(r"^[A-Za-z_][\w.]*(?:\(|\[)|^(?:await|new|lambda|function|async|typeof|"
@@ -150,7 +153,11 @@ def plausible_secret(value: str, *, strict: bool, quoted: bool = False, name: st
     "Password: required" or "the token is expired" must stay readable.
     """
     v = value.strip()
-    if len(v) < 4 or len(v) > 400 or MASK in v or "REDACTED" in v:
+    if MASK in v or "REDACTED" in v:
+        return False
+    if len(v) >= 20 and key_material(v) and (name.lower() not in v.lower() if name else True):
+        return True  # generated key bytes, also "/…" or "+…" first, also a 2,000-character body
+    if len(v) < 4 or len(v) > 400:
         return False
     if v.lower() in _PLACEHOLDER_WORDS or _PLACEHOLDER.search(v) or _WORDS.fullmatch(v) \
             or _PLACEHOLDER_PART.search(v):
@@ -179,6 +186,9 @@ _STEM = lazy_compile(
     r"|[密口]码|口令|密钥|秘钥|私钥|令牌"
 )
 _NAME_CHARS = lazy_compile(r"[\w.\-]*$")
+# Names whose last word is "key" but that hold no secret: a public key, a database key, a map key.
+_KEY_NAME = lazy_compile(r"(?<![Pp]ublic)(?<![Pp]ub)(?<![Pp]rimary)(?<![Ff]oreign)(?<![Ss]ort)(?<![Pp]artition)"
+                         r"(?<![Cc]ache)(?<![Hh]ash)(?<![Ii]dempotency)(?<![Ll]ookup)(?:[_\-]?[Kk]ey|KEY)$")
 _NAME_REST = lazy_compile(r"[\w.\-]*")
 _CJK_NAME_BEFORE = lazy_compile(f"[{CJK_RANGES}]{{0,6}}$")
 _FILE_NAME = lazy_compile(r"(?i)\.(?:exs?|py|pyc|ts|tsx|js|jsx|mjs|json|ya?ml|txt|md|rb|go|rs|java|kt|cs|php|"
@@ -191,10 +201,14 @@ _SEPARATOR = lazy_compile(
     r"""(?:(?:is|是)[ \t]*)?(?:[:：][ \t]*)?"""
 )
 _QUOTED = lazy_compile(r"""\\?(?P<q>["'`“「『])(?P<v>[^"'`\n\\”」』]{1,400})\\?(?P<e>["'`”」』])""")
+# A JSON string with its escapes ("…\\n…"), up to a private key's length.
+_JSON_QUOTED = lazy_compile(r'(?<!\\)"(?P<v>(?:[^"\\\n]|\\[^\n]){20,20000})"')
 _UNQUOTED = lazy_compile(r"""[^\s"'`<>,;\\]+""")
 _CJK_VALUE = lazy_compile(r"[\x21-\x7e]+")
 _TRAILING = ".,;:!?)]}>。，；：！？）】"
 _PREVIOUS_WORD = lazy_compile(r"\b([A-Za-z]{2,12})[ \t]+$")
+_CJK_SPACE = lazy_compile(r"(?P<close>)(?P<sep>(?!))?(?P<colon>(?!))?(?P<verb>[ \t]+)"
+                          r"(?=[\x21-\x7e]{6,}(?:\s|$|[^\x00-\x7f]))")
 _LINE_END = lazy_compile(r"[ \t]*(?:#.*)?(?:\n|$)")
 
 
@@ -213,6 +227,8 @@ def _assignment_spans(text: str, lowered: str) -> Iterable[Span]:
             rest = _NAME_REST.match(text, end)
             name_end = rest.end() if rest else end
         sep = _SEPARATOR.match(text, name_end)
+        if not sep and cjk:
+            sep = _CJK_SPACE.match(text, name_end)
         if not sep:
             continue
         name = text[name_start:name_end].strip(".-")
@@ -220,14 +236,18 @@ def _assignment_spans(text: str, lowered: str) -> Iterable[Span]:
         if not name or name.startswith("-") or _FILE_NAME.search(name):
             continue  # flags (see _command_spans) and file names
         url_query = before in "?&"
-        if not secret_name(name, url_query=url_query):
+        keyed = _KEY_NAME.search(name) is not None
+        line_start = text.rfind("\n", 0, name_start) + 1
+        # "pass = …" alone on its line is a config key (rclone, smtp sections), not "pass: 3 tests"
+        keyed = keyed or (name.lower() in ("pass", "pw") and not text[line_start:name_start].strip(" \t")
+                          and bool(sep.group("sep") or sep.group("colon")))
+        if not secret_name(name, url_query=url_query) and not keyed:
             # "API key: …", "client secret = …", "access token is …": a name in two words
             previous = _PREVIOUS_WORD.search(text, max(0, name_start - 24), name_start)
             if cjk or not previous or not secret_name(f"{previous.group(1)}_{name}"):
                 continue
-        line_start = text.rfind("\n", 0, name_start) + 1
         value_at = sep.end()
-        quoted = _QUOTED.match(text, value_at)
+        quoted = _QUOTED.match(text, value_at) or _JSON_QUOTED.match(text, value_at)
         if quoted:
             v_start = v_end = m_end = 0
             v_start, v_end = quoted.start("v"), quoted.end("v")
@@ -253,7 +273,10 @@ def _assignment_spans(text: str, lowered: str) -> Iterable[Span]:
         strict = not quoted and not url_query and (
             bool(sep.group("verb")) or (bool(sep.group("colon")) and not sep.group("close") and not config_line))
         literal = quoted or (name.isupper() and sep.group("sep") == "=")  # .env: DB_PASSWORD=postgres
-        if plausible_secret(value, strict=strict, quoted=bool(literal), name=name):
+        if keyed and not secret_name(name, url_query=url_query):
+            if key_material(value, 20) or (name.lower() in ("pass", "pw") and plausible_secret(value, strict=True)):
+                yield v_start, v_end
+        elif plausible_secret(value, strict=strict, quoted=bool(literal), name=name):
             yield v_start, v_end
 
 
@@ -351,11 +374,12 @@ def _command_spans(text: str, lowered: str) -> Iterable[Span]:
 
 # Matched on the lower-cased text; the word boundary before it is checked in code.
 _PROSE_KEYWORD = lazy_compile(
-    r"(?:password|passphrase|passcode|secret(?:\s+access)?(?:\s+key)?|api[\s_\-]?key|access\s+key|"
+    r"(?:password|passphrase|passcode|secret(?:\s+access)?(?:\s+key)?|api[\s_\-]?key|access\s+key|creds|"
+    r"(?:master|encryption|license|app|application)[\s_.\-]?key|"
     r"auth(?:entication)?\s+token|access\s+token|refresh\s+token|token|credentials?|private\s+key|"
     r"signing\s+key|client\s+secret|webhook\s+secret)\b|[密口]码|密钥|秘钥|私钥|令牌"
 )
-_RANDOM_TOKEN = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9+/=_\-.~!@#$%^&*]{5,}")
+_RANDOM_TOKEN = lazy_compile(r"[A-Za-z0-9+/][A-Za-z0-9+/=_\-.~!@#$%^&*]{5,}")
 # Between a secret word and its value: only a colon, "is", quotes or spaces ("token: 3f2a…").
 _TIGHT_GAP = lazy_compile(r"[\s:=：\"'`]*(?:(?:is|was|是|为)[\s:：\"'`]*)?")
 _SHORT_SECRET_WORD = lazy_compile(r"(?:password|passwd|passphrase|passcode|pwd|[密口]码)$")
@@ -373,45 +397,6 @@ _APP_PASSWORD = lazy_compile(r"(?i)(?:app(?:lication)?[\s\-]+password|应用专�
 _HASH_WORDS = lazy_compile(r"(?i)\b(?:commit|sha\d*|hash|digest|checksum|md5|revision|rev|uuid|build|version)\b")
 
 
-def _entropy(value: str) -> float:
-    counts: dict[str, int] = {}
-    for c in value:
-        counts[c] = counts.get(c, 0) + 1
-    n = len(value)
-    return -sum(k / n * math.log2(k / n) for k in counts.values())
-
-
-def _wordy(value: str) -> bool:
-    """Mostly words of 4+ letters: an identifier (``OAuth2Credentials``), not a key."""
-    letters = sum(len(run) for run in re.findall(r"[A-Z]?[a-z]{3,}", value))
-    return letters * 2 > len(value)
-
-
-def looks_random(value: str, min_length: int = 12) -> bool:
-    """A string that reads like generated key material, not a word, path, number or hash."""
-    v = value.strip(".,;:!?")
-    if len(v) < min_length or "://" in v or v.startswith(("/", "./", "~", "-", "$", "%")):
-        return False
-    if "REDACTED" in v.upper() or _PLACEHOLDER.search(v) or _PLACEHOLDER_PART.search(v):
-        return False
-    classes = sum((any(c.islower() for c in v), any(c.isupper() for c in v), any(c.isdigit() for c in v),
-                   any(not c.isalnum() for c in v)))
-    # right after "password" a word-based one counts ("Summer2024!"); elsewhere words are names
-    if not any(c.isdigit() for c in v) or classes < 3 or (_wordy(v) and min_length >= 12):
-        return False
-    if re.fullmatch(r"[\d.\-:]+|v?\d+(?:\.\d+)+[\w.\-]*", v) or _IDENTIFIER.fullmatch(v):
-        return False
-    if re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", v, re.I):
-        return False
-    if re.search(r"[a-z]{3,}[_\-][a-z]{3,}[_\-][a-z]{3,}", v):
-        return False  # kebab or snake words: a name, not a key
-    return _entropy(v) >= (2.5 if len(v) < 12 else 3.3 if len(v) < 20 else 3.6)
-
-
-def _hex_token(value: str) -> bool:
-    return bool(re.fullmatch(r"[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9A-F]{32}", value))
-
-
 _SENTENCE_END = lazy_compile(r"\n|[.!?。！？](?:\s|$)")
 
 
@@ -419,20 +404,20 @@ def _prose_spans(text: str, lowered: str) -> Iterable[Span]:
     for kw in _PROSE_KEYWORD.finditer(lowered):
         if kw.start() and lowered[kw.start() - 1].isalnum() and kw.group(0).isascii():
             continue
-        window_end = min(len(text), kw.end() + 48)
+        window_end = min(len(text), kw.end() + 80)
         stop = _SENTENCE_END.search(text, kw.end(), window_end)
         limit = stop.start() if stop else window_end
-        for m in _RANDOM_TOKEN.finditer(text, kw.end()):
-            if m.start() >= limit:
-                break
+        for m in _RANDOM_TOKEN.finditer(text, kw.end(), limit):
             if m.start() and text[m.start() - 1] in ":/.@":
                 break  # part of a URL, a path or an address
             value = m.group(0).rstrip(".,;:!?")
             if "=" in value.rstrip("="):
                 continue  # NAME=value: the assignment rule masks the value and keeps the name
+            if value.isalpha():
+                continue  # a word ("for the infrastructure account is …"): read on
             tight = bool(_TIGHT_GAP.fullmatch(text, kw.end(), m.start()))
             near = text[max(0, kw.start() - 40):m.start()]
-            hex_key = tight and _hex_token(value) and not _HASH_WORDS.search(near)
+            hex_key = tight and hex_token(value) and not _HASH_WORDS.search(near)
             # right after "password": a short one with a digit counts ("password Tr0ub4dor&3")
             short = 6 if tight and _SHORT_SECRET_WORD.search(kw.group(0)) else 12
             if len(value) < short:
@@ -453,7 +438,7 @@ def _prose_spans(text: str, lowered: str) -> Iterable[Span]:
 def _protected(text: str) -> list[Span]:
     """Regions never masked: data URIs and lockfile integrity hashes (long base64 runs)."""
     spans = [m.span() for m in re.finditer(r"data:[\w/+.\-]+;base64,[A-Za-z0-9+/=]+", text)]
-    spans += [m.span() for m in re.finditer(r"\b(?:sha(?:1|256|384|512))[-:][A-Za-z0-9+/=]{20,}", text)]
+    spans += [m.span() for m in re.finditer(r"(?i)\b(?:sha(?:1|256|384|512))[-:][A-Za-z0-9+/=]{20,}", text)]
     return spans
 
 
@@ -462,16 +447,31 @@ def _protected(text: str) -> list[Span]:
 # Text without any (most prose, ids, timestamps) is answered without running the detectors.
 _MAYBE = lazy_compile(
     r"[A-Za-z0-9+/=_\-~%]{16,}|(?i:pass|pwd|\bpw\b|secret|token|key|sig|credential|auth|bearer|\bpat\b|"
-    r"private|identified|machine)|://[^\s/@]*:|\s-[a-zA-Z]|pass:|:(?:\d{2,5}|\*):|(?:\d[ \-]?){12,}\d|[密口]码|口令|密钥|秘钥|私钥|令牌"
+    r"private|identified|machine|cred)|://[^\s/@]*:|\s-[a-zA-Z]|pass:|:(?:\d{2,5}|\*):|(?:\d[ \-]?){12,}\d|[密口]码|口令|密钥|秘钥|私钥|令牌"
 )
+
+
+# An escaped newline or tab before a token ("…\\nghp_…" in a log line's repr or in JSON): seen
+# as spaces of the same length, so the token starts at a word boundary.
+_ESCAPE = lazy_compile(r"\\+[ntr](?=[A-Za-z0-9+/\-])")
+
+
+def _unescaped(text: str) -> str:
+    return _ESCAPE.sub(lambda m: " " * len(m.group(0)), text) if "\\" in text else text
+
+
+def _plausible_value(value: str) -> bool:
+    return plausible_secret(value, strict=False, quoted=True)
 
 
 def find_secrets(text: str) -> list[Span]:
     """Spans of ``text`` (sorted, merged) that are secrets."""
     if not text or len(text) < 6 or not _MAYBE.search(text):
         return []
+    text = _unescaped(text)  # same length and positions
     lowered = text.translate(_ASCII_LOWER)  # same length and positions as text
     spans: list[Span] = list(token_spans(text))
+    spans += context_spans(text, secret_name, _plausible_value)
     spans += card_spans(text)
     spans += _assignment_spans(text, lowered)
     spans += _command_spans(text, lowered)
@@ -522,10 +522,25 @@ def _mask_cached(text: str) -> tuple[str, bool]:
     return _mask(text)
 
 
+def secret_spans(text: str) -> list[Span]:
+    """:func:`find_secrets`, remembered for short texts (every write scans its text again)."""
+    return list(_spans_cached(text)) if len(text) <= _CACHED_CHARS else find_secrets(text)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _spans_cached(text: str) -> tuple[Span, ...]:
+    return tuple(find_secrets(text))
+
+
 def _mask(text: str) -> tuple[str, bool]:
-    spans = find_secrets(text)
+    spans = secret_spans(text)
+    return apply_mask(text, spans), bool(spans)
+
+
+def apply_mask(text: str, spans: list[Span]) -> str:
+    """``text`` with each of ``spans`` (sorted, not overlapping) replaced by :data:`MASK`."""
     if not spans:
-        return text, False
+        return text
     out: list[str] = []
     at = 0
     for start, end in spans:
@@ -533,7 +548,7 @@ def _mask(text: str) -> tuple[str, bool]:
         out.append(MASK)
         at = end
     out.append(text[at:])
-    return "".join(out), True
+    return "".join(out)
 
 
 def redact(text: str | None) -> str | None:

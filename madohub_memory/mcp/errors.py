@@ -12,6 +12,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 
 from madohub_memory.core.errors import StorageError, UserError
+from madohub_memory.core.secrets import redact
 from madohub_memory.store.errors import translate
 
 log = logging.getLogger(__name__)
@@ -37,4 +38,5 @@ def tool_errors() -> Iterator[None]:
         if translated is not None:
             raise ToolError(str(translated)) from None
         log.exception("tool failed")
-        raise MCPError(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {str(exc)[:200]}") from None
+        # masked before it is cut: the message goes to the agent, and may quote its input
+        raise MCPError(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}: {(redact(str(exc)) or '')[:200]}") from None

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from madohub_memory.core.errors import StorageError, UserError
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.services.dedup import preload_semantic, semantic_preloadable
+from madohub_memory.services.instruction_model import warm as warm_instruction_model
 from madohub_memory.store import candidates as candidate_rows
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ def _one_by_one(svc: Services, drafts: Sequence[CandidateDraft]) -> list[str]:
 def _submit_group(svc: Services, drafts: Sequence[CandidateDraft]) -> list[str]:
     review = svc.review
     valid: list[CandidateDraft | None] = []
+    warm_instruction_model([d.content for d in drafts], svc)  # the group's sentences in one batch
     with svc.settings.held():
         for draft in drafts:
             try:

@@ -39,7 +39,7 @@ from madohub_memory.services.stopping import stop_requested
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
-from madohub_memory.store.redaction import redact_text
+from madohub_memory.store.redaction import redact_turns
 
 if TYPE_CHECKING:
     from madohub_memory.extraction.base import Extractor
@@ -358,14 +358,16 @@ class IngestService:
         if state.get("conversation_id") and state["conversation_id"] not in conv_ids:
             conv_ids.append(state["conversation_id"])
         for conv in result.conversations:
+            # Secrets are masked here, before the write lock, the turns of a conversation
+            # together (a value given after "What is the password?", a masked value said
+            # again); the store's own pass (store/redaction.py) then finds the text clean.
+            contents = redact_turns([turn.content for turn in conv.turns], ingest_rows.last_content(store, conv.id))
             rows: list[dict[str, Any]] = [{
                 "id": turn.id, "conversation_id": conv.id, "role": turn.role,
-                # Secrets are masked here, before the write lock; the store's own pass
-                # (store/redaction.py) then finds the text already clean.
-                "content": redact_text(turn.content), "created_at": turn.created_at,
+                "content": content, "created_at": turn.created_at,
                 "meta": turn.meta, "extract_state": "pending" if turn.extract else "skipped",
                 "extract_mode": "turn", "segment": turn.segment,
-            } for turn in conv.turns]
+            } for turn, content in zip(conv.turns, contents, strict=True)]
             for start in range(0, max(1, len(rows)), WRITE_CHUNK):
                 chunk = rows[start:start + WRITE_CHUNK]
                 with store.transaction():

@@ -20,6 +20,7 @@ from madohub_memory.core.vocab import (
 )
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content, stays_in_store
+from madohub_memory.services.instruction_model import flags_instruction, model_flags
 from madohub_memory.services.pending_list import pending_fields
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
@@ -98,6 +99,9 @@ class ReviewService:
 
         content = validate_content(draft.content)
         masked, found = scan(content)
+        flags = set(draft.flags) | set(found)
+        if "instruction" not in flags and model_flags(masked, self.svc):  # phrasings the cues do not know
+            flags.add("instruction")
         return CandidateDraft(
             content=validate_content(masked),
             kind=validate_kind(draft.kind),
@@ -105,7 +109,7 @@ class ReviewService:
             source=validate_source(draft.source),
             confidence=validate_confidence(draft.confidence),
             turn_ids=tuple(t for t in draft.turn_ids if t),
-            flags=validate_flags(set(draft.flags) | set(found)),
+            flags=validate_flags(flags),
         )
 
     def submit(
@@ -435,6 +439,8 @@ class ReviewService:
         namespace: str | None = None,
     ) -> None:
         """Edit a pending candidate without deciding on it yet."""
+        # the instruction model runs before the write lock is taken (a model never runs under it)
+        steering = content is not None and flags_instruction(masked_content(content), self.svc)
         with self.changes.batch():
             before = self._require(candidate_id, "pending")
             values = edit_values(self.svc, content, kind, namespace)
@@ -442,6 +448,7 @@ class ReviewService:
                 from madohub_memory.extraction.flags import scan
 
                 flags = set(scan(values["content"])[1]) | {f for f in before["flags"].split(",") if f}
+                flags |= {"instruction"} if steering else set()
                 values["flags"] = ",".join(validate_flags(flags))
             values["updated_at"] = self.svc.clock.now_iso()
             candidate_rows.update(self.svc.store, candidate_id, values)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from madohub_memory.store.database import Store
-from madohub_memory.store.redaction import redact_row
+from madohub_memory.store.redaction import redact_row, redact_turns
 
 _CHUNK = 400  # SQLite host parameters per IN (...) list
 
@@ -62,6 +62,34 @@ def next_seq(store: Store, conversation_id: str) -> int:
     return 0 if row is None or row[0] is None else int(row[0]) + 1
 
 
+def last_content(store: Store, conversation_id: str, before_seq: int | None = None) -> str | None:
+    """The text of a conversation's last stored turn (before ``before_seq``): the context the
+    next turns are masked in (a value given after "What is the password?")."""
+    sql = "SELECT content FROM turns WHERE conversation_id = ?"
+    params: tuple[Any, ...] = (conversation_id,)
+    if before_seq is not None:
+        sql += " AND seq < ?"
+        params += (before_seq,)
+    row = store.query_one(sql + " ORDER BY seq DESC LIMIT 1", params)
+    return None if row is None else row[0]
+
+
+def _masked_together(store: Store, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows with each conversation's turns masked together, in order, after its last stored
+    turn (:func:`.redaction.redact_turns`); then every free-text column as usual."""
+    groups: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        groups.setdefault(str(row.get("conversation_id")), []).append(i)
+    out = list(rows)
+    for conversation_id, indexes in groups.items():
+        indexes.sort(key=lambda i: rows[i].get("seq") or 0)
+        previous = last_content(store, conversation_id, rows[indexes[0]].get("seq"))
+        masked = redact_turns([rows[i].get("content") or "" for i in indexes], previous)
+        for i, content in zip(indexes, masked, strict=True):
+            out[i] = redact_row("turns", {**rows[i], "content": content if rows[i].get("content") is not None else None})
+    return out
+
+
 def insert_turns(store: Store, rows: list[dict[str, Any]]) -> None:
     """Insert new turns in one statement batch (the caller holds the transaction)."""
     store.conn.executemany(
@@ -70,7 +98,7 @@ def insert_turns(store: Store, rows: list[dict[str, Any]]) -> None:
         " VALUES (:id, :conversation_id, :seq, :role, :content, :created_at, :meta,"
         " :extract_state, :extract_mode, :segment)",
         [{**redacted, "meta": json.dumps(redacted.get("meta") or {}, ensure_ascii=False)}
-         for redacted in (redact_row("turns", r) for r in rows)],
+         for redacted in _masked_together(store, rows)],
     )
 
 

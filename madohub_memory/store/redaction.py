@@ -1,9 +1,12 @@
 """Secrets never reach the database file: the one rule every write in ``store`` applies.
 
 Every column that can hold free text someone typed or pasted is listed in
-:data:`FREE_TEXT`; the write functions in ``store`` pass their values through
-:func:`redact_row` (or :func:`redact_text`), which masks secrets with
-:func:`madohub_memory.core.secrets.redact`. So a secret in a prompt, a tool result, an
+:data:`FREE_TEXT` (:mod:`.free_text`); the write functions in ``store`` pass their values
+through :func:`redact_row` (or :func:`redact_text`), which masks secrets with
+:func:`madohub_memory.core.secrets.redact`, and the connection's write guard
+(:mod:`.write_guard`) masks those columns again on every INSERT and UPDATE, so a write
+function that forgets is still masked. Turns are masked a conversation at a time
+(:func:`redact_turns`). So a secret in a prompt, a tool result, an
 agent's ``remember`` call, a working-memory reason, a decision's options, a conversation
 title, a recall query or a job's error message is stored as ``[REDACTED]``, and therefore
 never reaches the keyword index, the history, an export or a backup either.
@@ -21,53 +24,12 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
+from madohub_memory.core.secret_turns import mask_turns
 from madohub_memory.core.secrets import redact, redact_value
+from madohub_memory.store.free_text import FREE_TEXT, STRUCTURAL
 
-# table -> column -> "text" (a string) or "json" (JSON text, or the value before encoding)
-FREE_TEXT: dict[str, dict[str, str]] = {
-    "conversations": {"title": "text", "meta": "json"},
-    "turns": {"content": "text", "meta": "json"},
-    "candidates": {"content": "text"},
-    "memories": {"content": "text"},
-    "history": {"before": "json", "after": "json"},
-    "settings": {"value": "json"},
-    "working_memory": {"task": "text"},
-    "working_items": {"text": "text", "reason": "text"},
-    "recall_log": {"query": "text"},
-    "decisions": {"question": "text", "user_choice": "text", "all_options": "json", "static_default": "text",
-                  "context": "json"},
-    "decision_proposals": {"choice": "text"},
-    "jobs": {"last_error": "text"},
-    "work_progress": {"detail": "json"},  # a file name
-}
-
-STRUCTURAL: dict[str, set[str]] = {
-    "schema_migrations": {"name", "applied_at"},
-    "conversations": {"id", "format", "source_path", "parent_id", "namespace", "started_at"},
-    "turns": {"id", "conversation_id", "role", "created_at", "extract_state", "extract_mode", "claimed_by",
-              "claimed_at", "extracted_at"},
-    "candidates": {"kind", "namespace", "source", "status", "flags", "fingerprint", "created_at", "updated_at",
-                   "decided_by"},
-    "candidate_sightings": {"turn_id", "source", "actor", "seen_at", "session", "source_key"},
-    "memories": {"kind", "namespace", "fingerprint", "last_hit_at", "status", "created_at", "updated_at",
-                 "approved_by", "edited_by", "edited_at"},
-    "history": {"entity", "entity_id", "action", "actor", "at", "batch", "origin", "person"},
-    "settings": {"key", "updated_at"},
-    "ingest_files": {"path", "format", "head_hash", "state", "updated_at"},
-    "embeddings": {"entity", "model", "fingerprint"},
-    "embedding_changes": {"entity"},
-    "recall_log": {"at", "source", "namespace", "memory_ids"},
-    "recall_state": {"key", "value"},
-    "working_memory": {"workspace", "task_started_at", "updated_at"},
-    "working_items": {"workspace", "item", "status", "created_at", "updated_at"},
-    "decisions": {"decision_id", "timestamp", "point_key", "session", "source", "source_ref"},
-    "decision_proposals": {"point_key", "proposed_at"},
-    "decision_state": {"key", "value"},
-    "jobs": {"name", "running_by", "running_since", "last_run", "next_run", "last_error_at", "counts"},
-    "transfer_state": {"source_id", "table_name", "last_key", "source", "updated_at"},
-    "work_progress": {"owner", "work", "started_at", "updated_at"},
-}
-
+__all__ = ["FREE_TEXT", "STRUCTURAL", "free_text_columns", "mask_column", "redact_row", "redact_snapshot",
+           "redact_text", "redact_turns"]
 
 # Long texts already masked in this process, by (length, hash): the writer masks a 5 MB
 # pasted log before it takes the write lock, and the store's pass inside the transaction
@@ -131,6 +93,65 @@ def redact_snapshot(entity: str, row: Mapping[str, Any] | None) -> Any:
         else:
             out[(redact(key) or key) if isinstance(key, str) else key] = redact_value(value)
     return out
+
+
+def mask_column(table: str, column: str, value: Any) -> Any:
+    """A value bound to ``table.column`` as it may be stored (the write guard's one step):
+    free text masked by its kind, structural values as they are; an unknown column
+    (``table`` empty) masks any string."""
+    if not isinstance(value, str) or len(value) < 6:
+        return value
+    if not table:
+        return _redact_str(value)
+    kind = FREE_TEXT.get(table, {}).get(column)
+    if kind is None:
+        return value
+    if kind == "text":
+        return _redact_str(value)
+    return _guard_json(value)
+
+
+# Keys of a JSON value that hold structure, never typed text (a history snapshot's ids,
+# hashes, timestamps, closed vocabularies): the guard does not scan them again.
+_STRUCTURAL_KEYS = frozenset({"id", "fingerprint", "kind", "namespace", "source", "status", "flags", "created_at",
+                              "updated_at", "decided_by", "approved_by", "edited_by", "edited_at", "last_hit_at",
+                              "candidate_id", "memory_id", "turn_ids", "batch", "origin", "person", "actor"}
+                             | {c for columns in STRUCTURAL.values() for c in columns})
+
+
+def _guard_value(value: Any, key: str = "") -> Any:
+    if isinstance(value, str):
+        return value if key in _STRUCTURAL_KEYS or len(value) < 6 else redact(value)
+    if isinstance(value, dict):
+        return {k: _guard_value(v, k if isinstance(k, str) else "") for k, v in value.items()}
+    if isinstance(value, list):
+        return [_guard_value(v) for v in value]
+    return value
+
+
+def _guard_json(text: str) -> str:
+    """JSON text as the write guard lets it pass: every string value that can hold typed
+    text masked (keys of structure skipped), re-encoded only when something changed."""
+    try:
+        decoded = json.loads(text)
+    except ValueError:
+        return redact(text) or text
+    masked = _guard_value(decoded)
+    return text if masked == decoded else json.dumps(masked, ensure_ascii=False, sort_keys=True)
+
+
+def redact_turns(texts: list[str], previous: str | None = None) -> list[str]:
+    """The turns of one conversation, in order, masked together: a value given in the turn
+    after the one that asks for it, and a value masked once and repeated later, are masked
+    too (:func:`madohub_memory.core.secrets.mask_turns`). ``previous``: the conversation's
+    last stored turn, when these continue it."""
+    masked = mask_turns(texts, previous, clean=lambda t: len(t) >= _CLEAN_MIN_CHARS and (len(t), hash(t)) in _clean)
+    for text in masked:
+        if len(text) >= _CLEAN_MIN_CHARS:
+            _clean[(len(text), hash(text))] = None
+    while len(_clean) > _CLEAN_MAX_ENTRIES:
+        _clean.popitem(last=False)
+    return masked
 
 
 def free_text_columns(table: str) -> dict[str, str]:

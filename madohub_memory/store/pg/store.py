@@ -48,6 +48,7 @@ from madohub_memory.store.pg.dsn import display_name, redact
 from madohub_memory.store.pg.listen import NOTIFY_ON_COMMIT
 from madohub_memory.store.pg.rows import Cursor, Row, configure, row_factory
 from madohub_memory.store.pg.security import POLICY_NEEDED, REVIEWER_NEEDED
+from madohub_memory.store.write_guard import guard, guard_many
 
 APPLICATION_NAME = "madohub-memory"  # what pg_stat_activity shows, unless the address names one
 WRITE_LOCK = 0x4D61646F  # "Mado": the advisory lock every write transaction takes first
@@ -374,6 +375,7 @@ class PgStore(Store):
         text, returning = dialect.translate(sql)
         if self._depth and _changes_memory_text(sql):
             self._memories_written = True
+        params = guard(sql, params)  # free text masked on every write (store/write_guard.py)
         values = list(params) if not isinstance(params, dict) else params
         self._ensure_open()
         cursor = self.raw.cursor(row_factory=_ALL if "rowid" in sql else _PLAIN)
@@ -409,7 +411,7 @@ class PgStore(Store):
         self._ensure_open()
         cursor = self.raw.cursor()
         try:
-            cursor.executemany(text.encode(), [p if isinstance(p, dict) else list(p) for p in seq])
+            cursor.executemany(text.encode(), [p if isinstance(p, dict) else list(p) for p in guard_many(sql, seq)])
         except (psycopg.Error, UnicodeEncodeError, OverflowError) as exc:
             err = self._fail(exc)
             if err is not exc:
