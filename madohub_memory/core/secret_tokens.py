@@ -169,8 +169,11 @@ def token_spans(text: str) -> Iterable[Span]:
 
 
 def _example(token: str) -> bool:
-    """``ghp_xxxxxxxx…``, ``GOCSPX-your-client-secret``: documentation, not a token."""
-    return bool(re.search(r"(?i)x{6,}|0{8,}|your|example|placeholder|_here|-here|redacted|dummy|fake|sample"
+    """``ghp_xxxxxxxx…``, ``GOCSPX-your-client-secret``: a placeholder, not a token. A token of
+    a provider's shape that only says it is an example (AWS's ``AKIAIOSFODNN7EXAMPLE``, a
+    "fake" key in a test) is masked all the same: it reads as a credential wherever it lands,
+    and masking a sample costs nothing."""
+    return bool(re.search(r"(?i)x{6,}|0{8,}|your|placeholder|_here|-here|redacted"
                           r"|(.)\1{7,}", token))
 
 

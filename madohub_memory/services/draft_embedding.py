@@ -89,4 +89,14 @@ class DraftEmbedding:
             from concurrent.futures import ThreadPoolExecutor  # not at start-up
 
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draft-embedding")
-        self._jobs.append((first, self._pool.submit(self._embed, texts)))
+        self._jobs.append((first, self._pool.submit(_embed_and_score, self._embed, texts)))
+
+
+def _embed_and_score(embed: Callable[[list[str]], int], texts: list[str]) -> int:
+    """The drafts' vectors for dedup, and their sentences' scores for the instruction flag
+    (:mod:`~madohub_memory.services.instruction_model`, cached per sentence), both off the
+    draining thread; the submit then finds both ready."""
+    from madohub_memory.services.instruction_model import warm
+
+    warm(texts)
+    return embed(texts)
