@@ -10,10 +10,8 @@ never extract the same turn twice.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -26,7 +24,7 @@ from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.ingest.codex import session_from_name
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
-from madohub_memory.ingest.lines import INCOMPLETE_LINE, first_json_char
+from madohub_memory.ingest.lines import INCOMPLETE_LINE
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import MAX_EXCHANGE, MAX_SPAN, build_passes
 from madohub_memory.ingest.sanitize import check_result
@@ -36,6 +34,15 @@ from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding
 from madohub_memory.services.progress import WorkProgress
 from madohub_memory.services.stopping import stop_requested
+from madohub_memory.services.transcript_files import (
+    DECISION_NEEDLES,
+    HEAD_BYTES,
+    empty_subagent_file,
+    head_hash,
+    mentions,
+    regular_file_error,
+    tail_hash,
+)
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import ingest as ingest_rows
 from madohub_memory.store.liveness import is_alive, new_owner
@@ -55,71 +62,10 @@ log = logging.getLogger(__name__)
 OFFLINE_ROUND_TURNS = 4000
 MODEL_ROUND_TURNS = 1000
 CLAIM_STALE = timedelta(minutes=10)  # only for claims of another host (liveness unknown)
-_HEAD_BYTES = 4096
 WRITE_CHUNK = 500  # turns per write transaction: the lock is never held for a whole big file
 OUTCOMES = ("new", "seen_again", "suppressed", "reinforced")
 _LIVE_FORMATS = ("codex",)  # session files written while the agent runs: a half line is normal
 Progress = Callable[[dict[str, Any]], None]
-
-
-def _head_hash(path: str, length: int) -> str:
-    with open(path, "rb") as handle:
-        data = handle.read(length)
-    return f"{len(data)}:{hashlib.sha1(data).hexdigest()}"
-
-
-def _tail_hash(path: str, end: int) -> str:
-    """A hash of the bytes just before ``end``: a file rewritten from the middle on (same
-    first bytes, different conversation) is noticed and read again from the start."""
-    start = max(0, end - _HEAD_BYTES)
-    with open(path, "rb") as handle:
-        handle.seek(start)
-        data = handle.read(end - start)
-    return f"{start}:{hashlib.sha1(data).hexdigest()}"
-
-
-def regular_file_error(path: str) -> UserError | None:
-    """Why ``path`` must not be opened (a pipe or a device would block or never end)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as exc:
-        return UserError("{reason}", reason=exc.strerror or exc)
-    if not stat.S_ISREG(mode):
-        return UserError("not a regular file (a pipe, a device or a socket); skipped")
-    return None
-
-
-def _mentions(path: str, needle: bytes, chunk: int = 1 << 20, start: int = 0) -> bool:
-    """Whether the file contains ``needle`` from byte ``start`` on (a byte scan, far cheaper
-    than parsing every line)."""
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(start)
-            tail = b""
-            while block := handle.read(chunk):
-                window = tail + block
-                if needle in window:
-                    return True
-                tail = window[-(len(needle) - 1):]
-    except OSError:
-        return True  # let the real reader report the problem
-    return False
-
-
-# A question (the tool call) or its answer (``toolUseResult.answers``, or the text fallback):
-# an answer read now may belong to a question read by an earlier import.
-_DECISION_NEEDLES = (b"AskUserQuestion", b'"answers"', b"answered your question")
-
-
-def _empty_subagent_file(path: str) -> bool:
-    """A Claude Code subagent file (``<session>/subagents/…`` or ``agent-*.jsonl``) with no content."""
-    name = os.path.basename(path)
-    if os.path.basename(os.path.dirname(path)) != "subagents" and not name.startswith("agent-"):
-        return False
-    try:
-        return os.path.getsize(path) == 0 or not first_json_char(path)
-    except OSError:
-        return False
 
 
 def empty_counts() -> dict[str, int]:
@@ -228,10 +174,10 @@ class IngestService:
             problem = regular_file_error(path)
             if problem is not None:
                 raise problem
-            if _empty_subagent_file(path):  # a workflow that never ran its agent: nothing to read, nothing wrong
+            if empty_subagent_file(path):  # a workflow that never ran its agent: nothing to read, nothing wrong
                 report["skipped"] = "empty subagent file"
                 return report
-            if fmt in ("auto", "codex") and session_from_name(path) and not _mentions(path, b"\n"):
+            if fmt in ("auto", "codex") and session_from_name(path) and not mentions(path, b"\n"):
                 # Codex creates the rollout, then writes its first line: a session just started
                 summary["warnings"].append({"file": path, "message": "Codex session file still being written "
                                             "(no complete line yet); skipped, it is read once it has lines"})
@@ -326,8 +272,8 @@ class IngestService:
                 and size >= previous["end_offset"] and previous["head_hash"]):
             length = int(str(previous["head_hash"]).split(":", 1)[0])
             tail = previous["state"].get("tail_hash")
-            if _head_hash(path, length) == previous["head_hash"] and (
-                    not tail or _tail_hash(path, previous["end_offset"]) == tail):
+            if head_hash(path, length) == previous["head_hash"] and (
+                    not tail or tail_hash(path, previous["end_offset"]) == tail):
                 start_offset, start_line = previous["end_offset"], previous["end_line"]
                 state, known_before = previous["state"], previous["turns"]
         result = read_file(os.path.abspath(path), fmt, start_offset, start_line, state,
@@ -401,10 +347,10 @@ class IngestService:
                 for conv in result.conversations:
                     ingest_rows.mark_compaction(store, conv.id, before_segment=segment)
             if result.format in LINE_FORMATS:
-                state["tail_hash"] = _tail_hash(real, result.end_offset)
+                state["tail_hash"] = tail_hash(real, result.end_offset)
                 ingest_rows.put_file(store, {
                     "path": real, "format": result.format, "size": size, "mtime": mtime,
-                    "head_hash": _head_hash(real, min(_HEAD_BYTES, result.end_offset)),
+                    "head_hash": head_hash(real, min(HEAD_BYTES, result.end_offset)),
                     "end_offset": result.end_offset, "end_line": result.end_line,
                     "turns": known_before + new, "state": state, "updated_at": self.svc.clock.now_iso(),
                 })
@@ -428,7 +374,7 @@ class IngestService:
         """Record the answered ``AskUserQuestion`` calls of a Claude Code file. Only when the
         bytes read now (from ``since``) hold a question or an answer is the file parsed: most
         turns (the ``Stop`` hook runs on every one) pay a byte scan of what they added."""
-        if not any(_mentions(path, needle, start=since) for needle in _DECISION_NEEDLES):
+        if not any(mentions(path, needle, start=since) for needle in DECISION_NEEDLES):
             return 0
         try:
             return int(self.svc.decisions.capture_transcript(path) or 0)
