@@ -1,5 +1,5 @@
 """The house rules, read from the source: layers one way, Qt only in ``gui/``, sqlite3 only in
-``store/``, no import circle. Every import counts, also one inside a function or under
+``store/``, no import circle, no module past 600 lines. Every import counts, also one inside a function or under
 ``TYPE_CHECKING`` (the circle check skips only the latter: it never runs)."""
 
 from __future__ import annotations
@@ -75,3 +75,13 @@ def test_no_import_circle_between_modules() -> None:
         TopologicalSorter(graph).prepare()
     except CycleError as exc:
         raise AssertionError(f"import circle: {' -> '.join(exc.args[1])}") from None
+
+
+MAX_MODULE_LINES = 600
+
+
+def test_every_module_is_small() -> None:
+    """Small files with one clear job: a module past the limit gets split, not waved through."""
+    long = {str(p.relative_to(PACKAGE)): n for p in sorted(PACKAGE.rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert long == {}, f"modules over {MAX_MODULE_LINES} lines: {long}"
