@@ -43,7 +43,7 @@ from _gold_match import CHATGPT_FILE, conversation_key, matches
 from madohub_memory.core.types import CandidateDraft, TurnView
 from madohub_memory.extraction import render
 from madohub_memory.extraction.offline import OfflineExtractor, is_coding_pass, selectable
-from madohub_memory.extraction.selector import KINDS, MODEL_FILE, exchange_caps
+from madohub_memory.extraction.selector import KINDS, MODEL_FILE, choose
 from madohub_memory.extraction.unit_features import NAMES, features
 from madohub_memory.extraction.units import Unit, pass_units
 from madohub_memory.services import Services
@@ -62,6 +62,10 @@ PRIORS = {"established_cause": 3.0, "user_prefers": 1.5, "standing_rule": 1.5}
 PRIOR_L2 = 10.0  # how firmly: a prior stands unless many examples say otherwise
 THRESHOLDS = tuple(round(0.3 + 0.05 * i, 2) for i in range(14))  # 0.30 … 0.95
 CAP_SCALES = (0.5, 0.75, 1.0, 1.5)
+# Per-pass budget (times the square root of the pass's units), fixed rather than searched:
+# a long session's candidates grow sub-linearly with its length whatever the grid picks
+# (searching it too let the inner folds pick looser thresholds; LOPO precision fell).
+PASS_SCALES = (2.0,)
 
 
 def project_of(file: str) -> str:
@@ -108,6 +112,7 @@ class Row:
     content: str
     hits: list[dict[str, Any]]
     project: str
+    pass_no: int = 0  # the pass it was cut from (the per-pass budget counts there)
 
 
 def labelled_units(project: str, passes: Sequence[tuple[str, str | None, list[TurnView]]],
@@ -118,7 +123,7 @@ def labelled_units(project: str, passes: Sequence[tuple[str, str | None, list[Tu
     for item in items:
         by_conversation[item["conversation"]].append(item)
     rows = []
-    for _, namespace, turns in passes:
+    for number, (_, namespace, turns) in enumerate(passes):
         if not is_coding_pass(turns, namespace):
             turns = [t for t in turns if t.role == "system"]
         team = bool(namespace and namespace.startswith("workspace:"))
@@ -127,7 +132,7 @@ def labelled_units(project: str, passes: Sequence[tuple[str, str | None, list[Tu
                 continue
             text = render.content(unit, team=team)
             gold = by_conversation.get(conversation_key(unit.turn.conversation_id), ())
-            rows.append(Row(unit, text, [it for it in gold if matches(text, it["keywords"])], project))
+            rows.append(Row(unit, text, [it for it in gold if matches(text, it["keywords"])], project, number))
     return rows
 
 
@@ -174,12 +179,12 @@ def _probabilities(rows: Sequence[Row], beta: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(_design(rows) @ beta, -30, 30)))
 
 
-def _utility(rows: Sequence[Row], probs: np.ndarray, threshold: float, cap_scale: float) -> float:
-    """What a threshold and cap are worth on held-out rows: the F-score of must-item recall
+def _utility(rows: Sequence[Row], probs: np.ndarray, threshold: float, cap_scale: float, pass_scale: float) -> float:
+    """What a threshold and caps are worth on held-out rows: the F-score of must-item recall
     and precision (recall weighted by :data:`BETA`: a missed rule costs more than a
     candidate rejected with one key), as the bench reports them (units chosen as the
     selector would)."""
-    chosen = _choose(rows, probs, threshold, cap_scale)
+    chosen = _choose(rows, probs, threshold, cap_scale, pass_scale)
     must = {i["id"] for r in rows for i in r.hits if i["tier"] == "must"}
     got = {i["id"] for k in chosen for i in rows[k].hits if i["tier"] == "must"}
     recall = len(got) / len(must) if must else 1.0
@@ -188,34 +193,33 @@ def _utility(rows: Sequence[Row], probs: np.ndarray, threshold: float, cap_scale
     return (1 + b2) * recall * precision / (b2 * precision + recall) if recall + precision else 0.0
 
 
-def _choose(rows: Sequence[Row], probs: np.ndarray, threshold: float, cap_scale: float) -> list[int]:
-    per_exchange: dict[str, int] = defaultdict(int)
-    caps = exchange_caps([r.unit for r in rows], cap_scale)
-    chosen = []
-    for k in sorted(range(len(rows)), key=lambda k: -probs[k]):
-        if probs[k] < threshold:
-            break
-        key = rows[k].unit.exchange
-        if per_exchange[key] >= caps[key]:
-            continue
-        per_exchange[key] += 1
-        chosen.append(k)
+def _choose(rows: Sequence[Row], probs: np.ndarray, threshold: float, cap_scale: float, pass_scale: float) -> list[int]:
+    """The rows the selector would choose, pass by pass (without its repeat check: the
+    gold counts a repeat as one more useful candidate)."""
+    by_pass: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for k, row in enumerate(rows):
+        by_pass[(row.project, row.pass_no)].append(k)
+    chosen: list[int] = []
+    for ks in by_pass.values():
+        picked = choose([rows[k].unit for k in ks], probs[ks], threshold, cap_scale, pass_scale, skip_repeats=False)
+        chosen += [ks[i] for i in picked]
     return chosen
 
 
-def choose_threshold(by_project: dict[str, list[Row]]) -> tuple[float, float]:
-    """The threshold and per-exchange cap that do best on each training project when the
-    others trained the model (leave-one-project-out inside the training projects)."""
+def choose_threshold(by_project: dict[str, list[Row]]) -> tuple[float, float, float]:
+    """The threshold, per-exchange cap and per-pass budget that do best on each training
+    project when the others trained the model (leave-one-project-out inside the training
+    projects)."""
     projects = [p for p, rows in by_project.items() if any(r.hits for r in rows)]
-    grid = [(t, c) for t in THRESHOLDS for c in CAP_SCALES]
+    grid = [(t, c, b) for t in THRESHOLDS for c in CAP_SCALES for b in PASS_SCALES]
     if len(projects) < 2:
-        return 0.5, 1.0
+        return 0.5, 1.0, PASS_SCALES[-1]
     scores = np.zeros(len(grid))
     for held in projects:
         train = [r for p in projects if p != held for r in by_project[p]]
         beta = fit_weights(train)
         probs = _probabilities(by_project[held], beta)
-        scores += [_utility(by_project[held], probs, t, c) for t, c in grid]
+        scores += [_utility(by_project[held], probs, t, c, b) for t, c, b in grid]
     return grid[int(np.argmax(scores))]
 
 
@@ -241,10 +245,11 @@ def fit_kinds(rows: Sequence[Row], l2: float = 1.0, iters: int = 300) -> np.ndar
 def train(by_project: dict[str, list[Row]]) -> dict[str, Any]:
     """The selector's JSON form, trained on every row of ``by_project``."""
     rows = [r for p in by_project for r in by_project[p]]
-    threshold, cap_scale = choose_threshold(by_project)
+    threshold, cap_scale, pass_scale = choose_threshold(by_project)
     return {
         "version": 1, "features": NAMES, "weights": fit_weights(rows).round(5).tolist(),
-        "threshold": threshold, "cap_scale": cap_scale, "kinds": fit_kinds(rows).round(5).tolist(),
+        "threshold": threshold, "cap_scale": cap_scale, "pass_scale": pass_scale,
+        "kinds": fit_kinds(rows).round(5).tolist(),
         "info": {"trained_on": sorted(by_project), "units": len(rows), "positives": sum(bool(r.hits) for r in rows),
                  "file": MODEL_FILE},
     }

@@ -43,7 +43,7 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(model, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     print_report({"written": str(args.out), **model["info"],
-                  "threshold": model["threshold"], "cap_scale": model["cap_scale"],
+                  "threshold": model["threshold"], "cap_scale": model["cap_scale"], "pass_scale": model["pass_scale"],
                   "per_project_units": {p: [len(r), sum(bool(x.hits) for x in r)] for p, r in rows.items()}}, args.json)
     return 0
 

@@ -75,8 +75,8 @@ def test_summary_items_carry_their_section_and_quoted_user_messages_are_the_user
 """
     units = pass_units([turn("s1", "system", body)])
     by_section = {(u.source, u.section): u.text for u in units}
-    assert by_section[("summary", "errors")] == ("Export timed out; Root cause: the query missed an index; "
-                                                  "Fix: added an index on orders.created_at")
+    assert by_section[("summary", "errors")] == ("Export timed out — root cause: the query missed an index; "
+                                                  "fix: added an index on orders.created_at")
     assert by_section[("user", "summary_user")] == "never push to main"
     assert by_section[("summary", "current")] == "Writing the export tests."
     assert ("summary", "request") in by_section

@@ -386,7 +386,7 @@ def pick_en(text: str, assistant: bool, threshold: float) -> list[Pick]:
 
 def rewrite_en(sentence: str, subject: str, *, team: bool = False) -> str:
     if not _FIRST_PERSON_CI.search(sentence.lower()) and _IMPERATIVE_START.match(sentence.lower()):
-        body = sentence.rstrip(" .!")
+        body = sentence.rstrip(" .!;,:；，。：")
         body = re.sub(r"(?i)^please\s+", "", body)
         body = re.sub(r"(?i)^(?:don't|do not)\s+", "to not ", body)
         if not body.startswith("to not "):

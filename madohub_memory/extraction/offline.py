@@ -31,14 +31,26 @@ from madohub_memory.extraction.rewrite import rewrite_first_person_en  # noqa: F
 from madohub_memory.extraction.selector import Selector, shipped
 from madohub_memory.extraction.units import Unit, pass_units
 
-# Names something of this project: a path, a file, code, an identifier, "this repo".
+# Names something of this project: a path, a file, code, an identifier, a command with its
+# subcommand or a flag ("make lint", "--no-verify"), "this repo", or says "here".
 _PROJECT_SPECIFIC = re.compile(
     r"`|[\w.-]+/[\w.-]|(?:^|\s)[/~][\w.-]|\b\w+\.(?:py|js|ts|tsx|jsx|json|toml|ya?ml|md|ex|exs|rb|go|rs|java|kt|sh|sql|env|lock)\b"
     r"|\b[a-z]+[A-Z]\w*|\b[a-z]+_[a-z_]+\b|\b[A-Z]{1,5}\d+|\b(?:this|the|our) (?:project|repo|repository|codebase|app"
     r"|service|package|monorepo|module|branch)\b|\bmonorepo\b|\b(?:folder|directory|module|endpoint|function|class"
     r"|method|table|column|schema|migrations?|component|route|model|view|page|screen)s?\b"
-    r"|这个项目|本项目|该项目|仓库|代码库|這個項目|專案|倉庫")
+    r"|(?:^|\s)--?[a-z][\w-]+|\b(?:make|npm run|pnpm|yarn|cargo|mix|gradle|mvn|uv run|poetry run|just|rake|bin/\w+)\s+[a-z][\w:-]*"
+    r"|\bhere\b|\bin this (?:one|codebase|repo)\b"
+    r"|这个项目|本项目|该项目|仓库|代码库|這個項目|專案|倉庫|这里|這裡|这边|這邊|此处|此處|项目里|項目裡")
 _QUESTION = re.compile(r"[?？]\s*$|[吗嗎呢]\s*[。.]?\s*$")
+# A request to act now ("Please fix the failing test", "go ahead", "check again", "继续"): a
+# one-off command, which DESIGN.md says is no memory, unless it is said for always or as a
+# "don't" (the selector's standing-rule words, checked apart).
+_ACT_NOW = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|now|then|and|also)[, ]+)*(?:please\s+|pls\s+|can you\s+|could you\s+)?"
+    r"(?:fix|debug|investigate|look (?:at|into)|check|continue|proceed|go ahead|try|figure out|find out|diagnose|repair"
+    r"|resolve|help)\b|^(?:请|請)?(?:修复|修復|修一下|看一下|看看|检查|檢查|继续|繼續|调试|調試|排查)", re.I)
+_STANDING = re.compile(r"\b(?:always|never|every|each time|whenever|from now on|in future|don't|do not)\b"
+                       r"|以后|以後|每次|总是|總是|永远|永遠|不要|别|別", re.I)
 # An error the summary itself calls passing: "Missing module: expected while editing".
 _TRANSIENT = re.compile(r"\b(?:expected (?:while|during|as|when|since)|as expected|transient|just a typo|temporar(?:y|ily))\b"
                         r"|预期之中|預期之中|暂时的|暫時的|临时的|臨時的", re.I)
@@ -47,10 +59,16 @@ _TRANSIENT = re.compile(r"\b(?:expected (?:while|during|as|when|since)|as expect
 def selectable(unit: Unit) -> bool:
     """A unit the selector may choose: never a question the user asked (a question states
     nothing about the person; what they say about themselves beside it is its own unit),
-    nor an error a summary calls expected or transient (a step of editing, no postmortem)."""
-    if unit.source == "user" and _QUESTION.search(unit.text):
+    nor a request to act now (:data:`_ACT_NOW`), nor an error a summary calls expected or
+    transient (a step of editing, no postmortem)."""
+    if unit.source == "user" and (_QUESTION.search(unit.text) or _act_now(unit.text)):
         return False
     return not (unit.section == "errors" and _TRANSIENT.search(unit.text))
+
+
+def _act_now(text: str) -> bool:
+    text = render.strip_lead(text)
+    return bool(_ACT_NOW.search(text)) and not _STANDING.search(text)
 
 
 def project_specific(text: str) -> bool:

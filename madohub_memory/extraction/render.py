@@ -30,8 +30,13 @@ _ORDER_ZH = re.compile(r"^(?:请|請|不要|别|別|务必|務必|一定要|必�
                        r"|不要|不准|不许|不許|必须|必須|务必|務必")
 
 
+def strip_lead(text: str) -> str:
+    """The sentence without the words that open it without saying anything ("No, …", "好的，…")."""
+    return _LEAD_ZH.sub("", _LEAD_EN.sub("", text.strip())).strip() or text
+
+
 def _end(text: str, zh: bool) -> str:
-    text = text.rstrip(" ,;:：-—")
+    text = text.rstrip(" ,;:：，；、-—")
     if text and text[-1] not in ".!?…。！？":
         text += "。" if zh else "."
     return text

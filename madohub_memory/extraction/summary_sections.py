@@ -26,6 +26,17 @@ _PREAMBLE = re.compile(
 _SUMMARY_START = re.compile(r"^\s*(?:<summary>|(?:\*\*)?Summary(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$|(?:\*\*)?(?:总结|摘要)(?:\*\*)?\s*[:：]?\s*$)",
                             re.M)
 _ANALYSIS_END = re.compile(r"</analysis>")
+# The client's framing around a summary, and any line addressed to the model that reads it:
+# the summary talking about itself ("The summary below covers…", "This session is being
+# continued…") or telling its reader what to do with the conversation ("Continue the
+# conversation from where it left off…", "If you need details from before compaction, read
+# the full transcript…"). Neither says anything about the project or the person.
+_SELF = re.compile(r"\b(?:summary (?:below|above)|session is being continued|continued from a previous|ran out of context)\b"
+                   r"|以下(?:是)?摘要|上述摘要|会话(?:是)?从|會話(?:是)?從", re.I)
+_TO_READER = re.compile(r"^(?:please\s+)?(?:continue|resume|proceed|pick up|read|carry on)\b|\bif you need\b"
+                        r"|^(?:请|請)?(?:继续|繼續)|如果你|如需", re.I)
+_CONVERSATION = re.compile(r"\b(?:conversation|session|transcript|compaction|left (?:it )?off|further questions)\b"
+                           r"|对话|對話|会话|會話|记录|記錄|上下文|压缩|壓縮", re.I)
 _HEADING = re.compile(
     r"^\s{0,3}(?:#{1,5}\s*)?(?:\*\*|__)?\s*(?:(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*[.)、．]\s*)?(?:\*\*|__)?\s*"
     r"(?P<title>[^\n:：*#`\[\]]{2,60}?)\s*(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*$"
@@ -74,6 +85,12 @@ def looks_like_summary(text: str) -> bool:
     if _PREAMBLE.match(text[:300]):
         return True
     return len({s.kind for s in parse_sections(text[:MAX_SUMMARY_CHARS])}) >= 3
+
+
+def is_framing(sentence: str) -> bool:
+    """A sentence of the summary's framing, or addressed to the model about the conversation
+    itself (see :data:`_SELF`): never a memory."""
+    return bool(_SELF.search(sentence) or (_TO_READER.search(sentence) and _CONVERSATION.search(sentence)))
 
 
 def heading_kind(line: str) -> tuple[str, str] | None:

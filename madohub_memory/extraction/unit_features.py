@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 
+from madohub_memory.extraction.render import strip_lead
 from madohub_memory.extraction.units import Unit
 
 SOURCES = ("user", "assistant", "summary", "recap", "answer", "routine")
@@ -62,7 +63,9 @@ _FORM: dict[str, re.Pattern[str]] = {
     "done": _c(r"\b(?:fixed|added|created|implemented|updated|completed|finished|resolved|verified|confirmed|works|"
                r"passed|passing|closed|merged|pushed|shipped|deployed)\b|修复了|修復了|完成|已|通过|通過|验证|驗證"),
     "status": _c(r"^\s*(?:current|status|step|phase|task|todo|next|progress|pending)\w*\s*[:：-]|\b\d+\s*/\s*\d+\b|✅|✓|✔|❌|✗|⚠"
-                 r"|\(\d+ (?:lines?|tests?|files?|passed|failed)\)|^(?:当前|目前|状态|狀態|进度|進度)[:：]"),
+                 r"|\(\d+ (?:lines?|tests?|files?|passed|failed)\)|\b\d+ (?:\w+ )?(?:tests? )?(?:pass|passed|passing)\b"
+                 r"|^(?:当前|目前|状态|狀態|进度|進度)[:：]"),
+    "fix": _c(r"\b(?:fix(?:ed)? (?:it )?by|fix:|solution:|resolved by|workaround:?)|修复：|修復：|修复方法|修復方法|解决办法|解決辦法|解决方案|解決方案"),
     "error_text": _c(r"\b\w*(?:Error|Exception)\b|\berror:|exit code|traceback|failed|failure|失败|失敗|报错|報錯"),
 }
 _CODE = re.compile(r"`[^`]+`")
@@ -74,7 +77,8 @@ _LATIN = re.compile(r"[A-Za-z0-9_]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 # "Root cause: …", "Fix: …", "根因：…": a statement under a short label of its own
 _LABEL = re.compile(r"^([^:：。.!?]{2,24})[:：]\s*\S")
-_CAUSE_LABEL = _c(r"cause|reason|why|fix|solution|resolution|lesson|原因|根因|修复|修復|解决|解決|教训|教訓")
+_CAUSE_LABEL = _c(r"\b(?:cause|reason|why|fix|solution|resolution|lesson)\b|原因|根因|修复|修復|解决|解決|教训|教訓")
+_WHY_LABEL = _c(r"\b(?:cause|reason|why)\b|原因|根因")  # a cause, not a fix or a status ("Fixed: …")
 _UPPER_LABEL = re.compile(r"^[A-Z][A-Z _-]{2,}[:：]")
 _HEADING_WORDS: dict[str, re.Pattern[str]] = {
     "h_cause": _c(r"cause|why|problem|issue|bug|error|fix|原因|问题|問題|修复|修復"),
@@ -96,7 +100,7 @@ def feature_names() -> list[str]:
     names += list(_HEADING_WORDS)
     names += [f"user_{n}" for n in ("imperative", "negated", "general", "modal", "question", "first_person", "prefers")]
     names += [f"asst_{n}" for n in ("cause", "decided", "done", "narration", "hedge", "fact_verb")]
-    names += ["established_cause", "standing_rule"]
+    names += ["established_cause", "standing_rule", "user_task"]
     return names
 
 
@@ -105,7 +109,7 @@ NAMES = feature_names()
 
 def features(unit: Unit) -> list[float]:
     """The feature vector of a unit, in the order of :data:`NAMES`."""
-    text = unit.text
+    text = strip_lead(unit.text)  # "No, don't use npm here" is the order "don't use npm here"
     low = text.lower()
     form = {name: bool(pattern.search(low if name != "question" else text.strip())) for name, pattern in _FORM.items()}
     chars = len(text)
@@ -147,10 +151,15 @@ def features(unit: Unit) -> list[float]:
     agent = unit.source in ("assistant", "recap")
     for n in ("cause", "decided", "done", "narration", "hedge", "fact_verb"):
         values[f"asst_{n}"] = float(agent and form[n])
-    # a short rule the person types: an order or a "should", said for always or as a "don't"
+    # a short rule the person types: an order, or a "should" said for always; an order said
+    # neither for always nor as a "don't" may be a task for now ("Please fix the failing
+    # test"): the kind is then left to the kind model (selector.Selector.kind)
+    standing = form["general"] or form["negated"]
     values["standing_rule"] = float(user and not form["question"] and words <= 30
                                     and (form["imperative"] or (form["modal"] and form["general"])))
+    values["user_task"] = float(user and form["imperative"] and not standing and not form["prefers"])
     # a cause the agent states once a failing run has passed (or just before it passes)
-    values["established_cause"] = float(agent and (form["cause"] or values["cause_label"] > 0) and not form["hedge"]
+    why = form["cause"] or bool(label and _WHY_LABEL.search(label.group(1)))
+    values["established_cause"] = float(agent and why and not form["hedge"]
                                         and (unit.resolved or (unit.after_failure and unit.before_pass)))
     return [values[name] for name in NAMES]

@@ -25,14 +25,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from madohub_memory.core.cjk import CJK_CHAR
 from madohub_memory.core.types import TurnView
 from madohub_memory.extraction.answers import question_answers
 from madohub_memory.extraction.pasted import own_words
 from madohub_memory.extraction.routines import project_routines
-from madohub_memory.extraction.summary_sections import looks_like_summary, parse_sections, summary_body
+from madohub_memory.extraction.summary_sections import (
+    is_framing,
+    looks_like_summary,
+    parse_sections,
+    summary_body,
+)
 
 MAX_UNIT_CHARS = 400
 MIN_UNIT_CHARS = 8
@@ -54,6 +59,7 @@ _SPLIT = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+(?=[A-Z`
 _NOISE = re.compile(
     r"^\s*(?:<(?:command-|local-command|system-reminder|bash-|task-notification|user-prompt-submit)"
     r"|\[Request interrupted|Caveat: |Base directory for this skill|API Error)")
+_LABEL_START = re.compile(r"^[A-Z][a-z]+(?: [a-z]+){0,2}(?=[:：]\s)")  # "Root cause: …"
 _TOOL_LINE = re.compile(r"^\[tool (?P<name>[\w.:-]+)\]\s?(?P<body>.*)$")
 _RESULT = re.compile(r"^\[tool (?P<kind>error|result)\]\s?(?P<body>.*)$")
 _FAILED = re.compile(
@@ -92,12 +98,14 @@ class Unit:
     replies_to_question: bool = False  # user: the agent's text just before asked something
     preset: str = ""  # answer/routine: the statement already written
     kind_hint: str = ""  # answer/routine: the kind they were written as
-    meta: dict[str, float] = field(default_factory=dict)
 
 
 def is_zh(text: str) -> bool:
+    """Written in Chinese: a sentence that mixes in English terms or clauses counts (its
+    Chinese carries a third of its words or more, a character being ~2/3 of a word)."""
     sample = text[:400]
-    return len(CJK_CHAR.findall(sample)) >= max(2, len(sample) // 8)
+    cjk = len(CJK_CHAR.findall(sample))
+    return cjk >= 2 and cjk / 1.5 >= len(re.findall(r"[A-Za-z]+", sample)) / 3
 
 
 def _clean(line: str) -> str:
@@ -234,18 +242,19 @@ def summary_units(turn: TurnView, summary: bool) -> list[Unit]:
     """Units of a model-written system turn: a compaction summary by section (the user's
     quoted messages as user units), or a recap sentence by sentence."""
     if not summary:
-        pieces = sentences(turn.content or "")
+        pieces = [p for p in sentences(turn.content or "") if not is_framing(p.text)]
         return [Unit(p.text, "recap", turn, exchange=turn.id, heading=p.heading, zh=is_zh(p.text), bullet=p.bullet, index=n,
                      count=len(pieces)) for n, p in enumerate(pieces)]
     body = summary_body(turn.content or "")
     sections = parse_sections(body)
     units: list[Unit] = []
     if not sections:  # an unknown layout: plain sentences, marked as such
-        pieces = sentences(body)
+        pieces = [p for p in sentences(body) if not is_framing(p.text)]
         return [Unit(p.text, "summary", turn, exchange=turn.id, section="unknown", heading=p.heading, zh=is_zh(p.text),
                      bullet=p.bullet, index=n, count=len(pieces)) for n, p in enumerate(pieces)]
     for section in sections:
-        items = ["; ".join([item.text.rstrip(":："), *item.details]) for item in section.items] + section.prose
+        items = [_item_statement(item.text, item.details) for item in section.items] + section.prose
+        items = [item for item in items if not is_framing(item)]
         for n, item in enumerate(items):
             if section.kind == "user_messages":
                 quoted = re.match(r"^[\"“「](?P<text>.+?)[\"”」](?:\s*[(（].*[)）])?\s*$", item)
@@ -262,6 +271,19 @@ def summary_units(turn: TurnView, summary: bool) -> list[Unit]:
                 units.append(Unit(text, "summary", turn, exchange=f"{turn.id}:{section.kind}", section=section.kind, zh=is_zh(text), bullet=True,
                                   index=n, count=len(items)))
     return units
+
+
+def _item_statement(title: str, details: list[str]) -> str:
+    """A summary item with the lines under it as one readable sentence: "Type mismatch —
+    root cause: imported twice; fix: import it once." (a detail that only introduces what
+    follows, "Full content:", is left out)."""
+    parts = [title.rstrip(" :："), *(d for d in details if d.strip() and not d.rstrip().endswith((":", "：")))]
+    parts = [p.strip().rstrip(" .;。；") for p in parts]
+    if len(parts) == 1:
+        return parts[0]
+    zh = is_zh(" ".join(parts))
+    rest = [_LABEL_START.sub(lambda m: m.group(0).lower(), p) for p in parts[1:]]
+    return parts[0] + ("——" if zh else " — ") + ("；" if zh else "; ").join(rest)
 
 
 def pass_units(turns: Sequence[TurnView]) -> list[Unit]:

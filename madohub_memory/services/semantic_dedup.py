@@ -40,6 +40,12 @@ log = logging.getLogger(__name__)
 _NEGATION = re.compile(r"\b(?:not|never|no|none|nothing|without)\b|n't\b|[不没别勿非未无]", re.I)
 # Words that contain 不/没/无/非 but negate nothing ("not bad", "however", "different"...).
 _NOT_NEGATION_ZH = re.compile(r"不错|不过|不同|不少|不断|不久|不仅|不管|不然|不得不|不一定|无论|非常|没准|并非")
+# Words that turn a statement the other way without a "not": "keep X out of the summary" is
+# the opposite of "report X in the summary". Counted with the negations.
+_EXCLUSION = re.compile(
+    r"\b(?:out of|leave out|left out|keep out|exclud(?:e|es|ed|ing)|omit(?:s|ted|ting)?|skip(?:s|ped|ping)?|"
+    r"refrain(?:s|ed)? from|forbid(?:s|den)?|prohibit(?:s|ed)?|disabl(?:e|es|ed|ing))\b"
+    r"|避免|排除|去掉|省略|禁止|跳过|跳過|不含|以外", re.I)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _ORDERED = re.compile(
     r"(\w(?:[\w+#\-]|\.(?=\w))*)\s+(?:over|instead of|rather than|than|not|vs\.?|versus)\s+(\w(?:[\w+#\-]|\.(?=\w))*)"
@@ -52,14 +58,18 @@ _ORDERED = re.compile(
 _AVERSION = re.compile(r"\b(?:hates?|hated|dislikes?|disliked|detests?|can't stand|avoids?)\b|讨厌|厌恶|受不了|反感", re.I)
 
 
+def _polarity(text: str) -> int:
+    """0 or 1: whether the text says the opposite of itself without its negations and exclusions."""
+    return (len(_NEGATION.findall(_NOT_NEGATION_ZH.sub("", text))) + len(_EXCLUSION.findall(text))) % 2
+
+
 def compatible(a: str, b: str) -> bool:
-    """False when two similar texts differ in negation, aversion ("likes" vs "hates"), numbers
-    or the order of a comparison."""
+    """False when two similar texts differ in polarity (a negation or an exclusion: "keep X
+    out of" vs "report X in"), aversion ("likes" vs "hates"), numbers or the order of a
+    comparison."""
     if bool(_AVERSION.search(a)) != bool(_AVERSION.search(b)):
         return False
-    a_neg = _NEGATION.findall(_NOT_NEGATION_ZH.sub("", a))
-    b_neg = _NEGATION.findall(_NOT_NEGATION_ZH.sub("", b))
-    if len(a_neg) % 2 != len(b_neg) % 2:
+    if _polarity(a) != _polarity(b):
         return False
     if sorted(_NUMBER.findall(a)) != sorted(_NUMBER.findall(b)):
         return False
