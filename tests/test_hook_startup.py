@@ -11,7 +11,7 @@ from test_decisions_service import Q_TIER, _answer, _ask
 from test_ingest_helpers import CWD, SESSION, cc_assistant, cc_user, text, write_jsonl
 
 from madohub_memory.services import Services
-from madohub_memory.services.ingest import _mentions
+from madohub_memory.services.transcript_files import mentions as _mentions
 
 PROBE = """
 import io, json, sys
