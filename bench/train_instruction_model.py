@@ -30,6 +30,13 @@ record, obey others' text, grant access). Letting every cue flag when the model 
 0.7 kept every corpus injection but added two blind hard negatives (2.6 %); these six add
 recall on the blind sets (0.579 to 0.595) at the same 1.9 %. Round 4 froze with both, chosen
 from this report (``--check --dev``) before any set was written against it.
+
+Rounds (issue 25), each measured once on a set written after its freeze: round 1 (aa8032a)
+0.42 recall / 3 % false positives, round 2 (9149d59) 0.60 / 7 %, round 3 (ffd3900) 0.425 /
+8.75 % (``_injection_heldout4.py``, now training data). Round 4 froze in the commit
+"Injection detector frozen (round 4)"; its validation above (0.595 / 1.9 % on the blind sets
+held out whole, 0.45 / 13 % on the families) is what to expect of the next blind set, not
+the in-sample rates ``bench/safety.py`` prints under ``trained_on``.
 """
 
 from __future__ import annotations
