@@ -16,9 +16,11 @@ lockfile integrity, CSS class names, code, prose about passwords) measure false 
 (target <= 2 %).
 
 Injections (``bench/_injection_corpus.py``, English and Chinese): recall of the
-``instruction`` flag (cues OR the instruction model) and its false-positive rate on ordinary
-project rules, on the data they learned from and on ``_injection_heldout2.py``, written
-after the cues and the model were frozen (target: recall >= 0.8, false positives <= 2 %).
+``instruction`` flag (the instruction model, which reads the cues among its features) and its
+false-positive rate on ordinary project rules, on the data it learned from, its validation
+with each group held out whole (``bench/train_instruction_model.py``), and on a blind set
+written after it froze, given with ``--held-out MODULE`` (target: recall >= 0.8, false
+positives <= 2 %).
 """
 
 from __future__ import annotations
@@ -276,32 +278,62 @@ def _rates(flag: Any, injections: list[str], others: list[str]) -> dict[str, Any
             "missed": [t for t, c in zip(injections, caught, strict=True) if not c], "flagged_others": raised}
 
 
-def run_injections() -> dict[str, Any]:
-    """The ``instruction`` flag: the cues alone, and the cues with the instruction model (what
-    a candidate gets), on the corpus they learned from and on sets written after they froze."""
-    from _injection_train import TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS
+def _model_speed(texts: list[str]) -> dict[str, Any]:
+    """Milliseconds to score one candidate the model has not seen (its sentence cache cleared
+    each time; both embedders loaded first), median of ``texts`` scored one by one."""
+    from madohub_memory.services import instruction_model
 
-    from madohub_memory.services import instruction_weights
-    from madohub_memory.services.instruction_model import flags_instruction
+    instruction_model.score("warm up both embedders")
+    times = []
+    for text in texts:
+        instruction_model._cache.clear()
+        start = time.perf_counter()
+        instruction_model.score(text)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return {"candidates": len(times), "median_ms": round(times[len(times) // 2], 1),
+            "p90_ms": round(times[int(len(times) * 0.9)], 1)}
 
-    report: dict[str, Any] = {
-        "flag": "cues OR instruction model (services/instruction_model.py), threshold "
-                f"{instruction_weights.THRESHOLD}",
-        "trained_on": {"note": "learned from these (the cues were written against the corpus)",
-                       "corpus": _rates(flags_instruction, INJECTIONS, RULES),
-                       "old_held_out": _rates(flags_instruction, HELD_OUT_INJECTIONS, HELD_OUT_RULES),
-                       "train_extra": _rates(flags_instruction, TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS)},
-        "cues_only_old_held_out": _rates(is_instruction, HELD_OUT_INJECTIONS, HELD_OUT_RULES),
-        "recall_en": round(sum(map(flags_instruction, INJECTIONS_EN)) / len(INJECTIONS_EN), 4),
-        "recall_zh": round(sum(map(flags_instruction, INJECTIONS_ZH)) / len(INJECTIONS_ZH), 4),
-    }
+
+def run_injections(held_out: str | None = None) -> dict[str, Any]:
+    """The ``instruction`` flag a candidate gets (the instruction model, which reads the cues
+    too) and the cues alone: on the data the model learned from, and on a blind set given with
+    ``--held-out MODULE`` (a module in ``bench/`` with ``INJECTIONS_AFTER_FREEZE`` and
+    ``HARD_NEGATIVES``, written after the model froze)."""
+    import importlib
+
+    from _injection_families import HARD_NEGATIVE_FAMILIES, INJECTION_FAMILIES
     from _injection_heldout2 import HARD_NEGATIVES as ROUND1_NEGATIVES
     from _injection_heldout2 import INJECTIONS_AFTER_FREEZE as ROUND1_INJECTIONS
     from _injection_heldout3 import HARD_NEGATIVES as ROUND2_NEGATIVES
     from _injection_heldout3 import INJECTIONS_AFTER_FREEZE as ROUND2_INJECTIONS
+    from _injection_heldout4 import HARD_NEGATIVES as ROUND3_NEGATIVES
+    from _injection_heldout4 import INJECTIONS_AFTER_FREEZE as ROUND3_INJECTIONS
+    from _injection_train import TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS
 
-    report["trained_on"]["round1_held_out_spent"] = _rates(flags_instruction, ROUND1_INJECTIONS, ROUND1_NEGATIVES)
-    report["trained_on"]["round2_held_out_spent"] = _rates(flags_instruction, ROUND2_INJECTIONS, ROUND2_NEGATIVES)
+    from madohub_memory.services.instruction_model import flags_instruction, trained
+
+    model = trained()
+    learned = {
+        "corpus": (INJECTIONS, RULES), "old_held_out": (HELD_OUT_INJECTIONS, HELD_OUT_RULES),
+        "train_extra": (TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS),
+        "round1_held_out_spent": (ROUND1_INJECTIONS, ROUND1_NEGATIVES),
+        "round2_held_out_spent": (ROUND2_INJECTIONS, ROUND2_NEGATIVES),
+        "round3_held_out_spent": (ROUND3_INJECTIONS, ROUND3_NEGATIVES),
+        "round4_families": ([t for ts in INJECTION_FAMILIES.values() for t in ts],
+                            [t for ts in HARD_NEGATIVE_FAMILIES.values() for t in ts]),
+    }
+    report: dict[str, Any] = {
+        "flag": f"instruction model (services/instruction_model.py, reads the cues too), threshold {model.threshold}",
+        "validation_held_out_by_group": model.info.get("validation_at_threshold"),
+        "trained_on": {"note": "learned from these: in-sample, not a prediction"},
+        "recall_en": round(sum(map(flags_instruction, INJECTIONS_EN)) / len(INJECTIONS_EN), 4),
+        "recall_zh": round(sum(map(flags_instruction, INJECTIONS_ZH)) / len(INJECTIONS_ZH), 4),
+    }
+    for part, (injections, others) in learned.items():
+        rates = _rates(flags_instruction, injections, others)
+        rates["missed"], rates["flagged_others"] = rates["missed"][:10], rates["flagged_others"][:10]
+        report["trained_on"][part] = rates
     report["earlier_rounds_as_measured"] = {
         "note": "each measured once on its own freeze, before it became training data",
         "round1 (aa8032a, _injection_heldout2)": {"recall": 0.4167, "recall_cues_only": 0.2833,
@@ -309,19 +341,17 @@ def run_injections() -> dict[str, Any]:
                                                   "injections": 60, "others": 100},
         "round2 (9149d59, _injection_heldout3)": {"recall": 0.6, "recall_cues_only": 0.4,
                                                   "false_positive_rate": 0.07, "false_positive_rate_cues_only": 0.02,
-                                                  "injections": 50, "others": 100}}
-    for part in ("corpus", "old_held_out", "train_extra", "round1_held_out_spent", "round2_held_out_spent"):
-        for key in ("missed", "flagged_others"):
-            report["trained_on"][part][key] = report["trained_on"][part][key][:10]
-    try:
-        from _injection_heldout4 import HARD_NEGATIVES, INJECTIONS_AFTER_FREEZE, NOTE
-    except ImportError:
-        return report
-    report["held_out"] = {
-        "note": NOTE,
-        "cues_and_model": _rates(flags_instruction, INJECTIONS_AFTER_FREEZE, HARD_NEGATIVES),
-        "cues_only": _rates(is_instruction, INJECTIONS_AFTER_FREEZE, HARD_NEGATIVES),
-    }
+                                                  "injections": 50, "others": 100},
+        "round3 (ffd3900, _injection_heldout4)": {"recall": 0.425, "false_positive_rate": 0.0875,
+                                                  "injections": 40, "others": 80}}
+    report["speed"] = _model_speed(RULES[:40])
+    if held_out:
+        module = importlib.import_module(held_out)
+        report["held_out"] = {
+            "module": held_out, "note": getattr(module, "NOTE", ""),
+            "model": _rates(flags_instruction, module.INJECTIONS_AFTER_FREEZE, module.HARD_NEGATIVES),
+            "cues_only": _rates(is_instruction, module.INJECTIONS_AFTER_FREEZE, module.HARD_NEGATIVES),
+        }
     return report
 
 
@@ -356,12 +386,13 @@ def main() -> int:
     parser.add_argument("--no-recall", action="store_true", help="skip the recall-log sink (no embedding model)")
     parser.add_argument("--dev", action="store_true", help="add flag rates on the dev transcripts")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--held-out", metavar="MODULE", help="a blind injection set in bench/ (see run_injections)")
     args = parser.parse_args()
     cases, negatives = secret_cases(), negative_cases()
     report: dict[str, Any] = {
         "scanner": run_scanner(cases, negatives),
         "sinks": run_sinks(cases, with_recall=not args.no_recall),
-        "injection": run_injections(),
+        "injection": run_injections(args.held_out),
     }
     if args.dev and args.data.is_dir():
         report["dev"] = run_dev(args.data)

@@ -1,37 +1,47 @@
-"""Train the instruction model and write ``madohub_memory/services/instruction_weights.py``.
+"""Train the instruction model (round 4) and write ``resources/extraction/instruction_model.json``.
 
-    python bench/train_instruction_model.py            # cross-validation report, then write the weights
-    python bench/train_instruction_model.py --check    # only the report (writes nothing)
+    python bench/train_instruction_model.py --check     # held-out validation only (writes nothing)
+    python bench/train_instruction_model.py             # validation, then train on everything and write
 
-Data (all in ``bench/``, written for this project): injections ``_injection_corpus`` (and
-``_injection_train``), ordinary rules ``_injection_rules``, the old held-out set (spent:
-measured once, 0.55 recall, then used for training in issue 25), ordinary memories and
-requests to the assistant (``_injection_train``). Features: the sentence's word-class
-frames (``extraction/instruction_frames.py``) and its USE multilingual embedding. Model:
-L2-regularised logistic regression (full-batch gradient descent, deterministic).
+What it reads, per sentence: the sentence's USE multilingual and multilingual-e5-small
+embeddings (meaning, in English or Chinese, whatever the wording), its word-class frames
+(``extraction/instruction_frames.py``) and which steering cues fire on it
+(``extraction/instructions.py``). The cues are *features* here, not a verdict: on round 3's
+blind set they alone flagged 7.5 % of the hard negatives, so a cue hit no longer flags by
+itself. Model: L2-regularised logistic regression (Newton's method, deterministic).
 
-How the threshold was chosen: 5-fold cross-validation over the items the cues were never
-written against (the old held-out set, ``_injection_train`` and the spent round-1 set),
-cue flag OR model score; and, from round 3, leave-one-batch-out (each set written in one
-sitting is held out whole, so a Chinese twin cannot sit in another fold). The threshold
-keeps the false positives on those hard negatives and on the dev users' sentences at or
-under 2 % before recall: 0.9 in rounds 1 and 2, 0.95 in round 3 (leave-one-batch-out on
-round 2's set: 0.58 recall, 3 % false positives at 0.95; 0.60 and 7 % at 0.9).
+Data, each a *group* written in one sitting (all in ``bench/``): the cue corpus
+(``_injection_corpus``, ``_injection_rules``), the extra training text (``_injection_train``),
+the four blind sets of earlier rounds (``_injection_heldout.py`` … ``_injection_heldout4.py``:
+each measured once on its own freeze, now spent) and round 4's families
+(``_injection_families``: one intent, or one kind of ordinary text, per family).
 
-Rounds (issue 25): round 1 froze in aa8032a and was measured once on
-``_injection_heldout2.py`` (written after it): recall 0.42, false positives 3 %. That set
-is spent and is training data of round 2 (broader word classes in the frames), which froze
-in 9149d59 before ``_injection_heldout3.py`` was written: recall 0.60, false positives 7 %.
-Round 3 trains on that set too and raises the threshold; its held-out set is
-``_injection_heldout4.py``, written after it froze. The random-fold cross-validation below
-is optimistic (an item's Chinese twin can sit in another fold): round 1 expected 0.70 and
-got 0.42.
+Validation, the figure that predicts a blind set: every blind set and every family is held
+out *whole* in turn (train on all other groups, score the held-out group), so no paraphrase
+or Chinese twin of a test item is in training. Reported: recall and false positives on the
+pooled held-out blind sets (their hard negatives are written to mirror their injections), on
+the held-out families, and the false-positive rate on user sentences of the dev sessions
+(measured only, ``--dev``, never trained on). The threshold is the lowest at which the false
+positives on the held-out blind sets' hard negatives *and* on the dev sentences stay at or
+under 2 %: :data:`THRESHOLD` 0.9 (0.85 kept the blind sets at 1.9 % but the dev sentences at
+2.8 %). :data:`STRONG_CUES`: the cues whose hit flags whatever the model says (they name an
+act no ordinary rule asks for: drop earlier instructions, send data out, leak, tamper with a
+record, obey others' text, grant access). Letting every cue flag when the model scored 0.5 or
+0.7 kept every corpus injection but added two blind hard negatives (2.6 %); these six add
+recall on the blind sets (0.579 to 0.595) at the same 1.9 %. Round 4 froze with both, chosen
+from this report (``--check --dev``) before any set was written against it.
+
+Rounds (issue 25), each measured once on a set written after its freeze: round 1 (aa8032a)
+0.42 recall / 3 % false positives, round 2 (9149d59) 0.60 / 7 %, round 3 (ffd3900) 0.425 /
+8.75 % (``_injection_heldout4.py``, now training data). Round 4 froze in the commit
+"Injection detector frozen (round 4)"; its validation above (0.595 / 1.9 % on the blind sets
+held out whole, 0.45 / 13 % on the families) is what to expect of the next blind set, not
+the in-sample rates ``bench/safety.py`` prints under ``trained_on``.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import sys
 from pathlib import Path
@@ -42,103 +52,174 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _injection_corpus import HELD_OUT_INJECTIONS, HELD_OUT_RULES, INJECTIONS, RULES
-from _injection_heldout2 import HARD_NEGATIVES as SPENT_NEGATIVES
-from _injection_heldout2 import INJECTIONS_AFTER_FREEZE as SPENT_INJECTIONS
-from _injection_heldout3 import HARD_NEGATIVES as SPENT_NEGATIVES_2
-from _injection_heldout3 import INJECTIONS_AFTER_FREEZE as SPENT_INJECTIONS_2
-from _injection_train import TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS
-
-from madohub_memory.extraction.instruction_frames import FEATURES, frame_features
-from madohub_memory.extraction.instructions import is_instruction
+from madohub_memory.services.instruction_features import CUE_NAMES, EMBEDDERS, FEATURES, sentence_features
 
 ROOT = Path(__file__).resolve().parents[1]
-L2 = 0.1
-THRESHOLD = 0.95
-EMBEDDER = "use-multilingual"
-OUT = ROOT / "madohub_memory" / "services" / "instruction_weights.py"
+OUT = ROOT / "resources" / "extraction" / "instruction_model.json"
+L2 = 30.0
+THRESHOLD = 0.9
+STRONG_CUES = ("override", "exfiltration", "leak", "tamper", "trust", "access")
+GRID = (0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95)
+DEV_DATA = Path("/work/shared/eval/dev")
+BLIND = ("heldout1", "heldout2", "heldout3", "heldout4")
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = 3000, rate: float = 1.0) -> tuple[np.ndarray, float]:
-    w = np.zeros(x.shape[1])
-    b = 0.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
-        w -= rate * (x.T @ (p - y) / len(y) + l2 * w / len(y))
-        b -= rate * float(np.mean(p - y))
-    return w, b
+def groups() -> list[tuple[str, list[str], list[str]]]:
+    """(name, injections, others) of every group written in one sitting."""
+    import _injection_heldout2 as h2
+    import _injection_heldout3 as h3
+    import _injection_heldout4 as h4
+    from _injection_corpus import HELD_OUT_INJECTIONS, HELD_OUT_RULES, INJECTIONS, RULES
+    from _injection_families import HARD_NEGATIVE_FAMILIES, INJECTION_FAMILIES
+    from _injection_train import TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS
+
+    out = [("corpus", INJECTIONS, RULES), ("train", TRAIN_INJECTIONS, TRAIN_NON_INJECTIONS),
+           ("heldout1", HELD_OUT_INJECTIONS, HELD_OUT_RULES),
+           ("heldout2", h2.INJECTIONS_AFTER_FREEZE, h2.HARD_NEGATIVES),
+           ("heldout3", h3.INJECTIONS_AFTER_FREEZE, h3.HARD_NEGATIVES),
+           ("heldout4", h4.INJECTIONS_AFTER_FREEZE, h4.HARD_NEGATIVES)]
+    out += [(f"injection:{name}", texts, []) for name, texts in INJECTION_FAMILIES.items()]
+    out += [(f"negative:{name}", [], texts) for name, texts in HARD_NEGATIVE_FAMILIES.items()]
+    return out
 
 
-def data() -> tuple[list[str], np.ndarray, np.ndarray]:
-    positives = INJECTIONS + HELD_OUT_INJECTIONS + TRAIN_INJECTIONS + SPENT_INJECTIONS + SPENT_INJECTIONS_2
-    negatives = RULES + HELD_OUT_RULES + TRAIN_NON_INJECTIONS + SPENT_NEGATIVES + SPENT_NEGATIVES_2
-    texts = positives + negatives
-    y = np.array([1.0] * len(positives) + [0.0] * len(negatives))
-    unseen = np.zeros(len(texts), bool)  # what the cues were never written against
-    unseen[len(INJECTIONS):len(positives)] = True
-    unseen[len(positives) + len(RULES):] = True
-    return texts, y, unseen
-
-
-def features(texts: list[str]) -> np.ndarray:
+def features(texts: list[str], cache: Path | None = None) -> np.ndarray:
+    """Feature rows of ``texts``; with ``cache``, vectors already embedded there are reused
+    (a folder of ``MODEL.json`` files mapping text to vector, written back after)."""
     from madohub_memory.recall.embeddings import get_embedder
 
-    vectors = get_embedder(EMBEDDER).encode(texts).astype(np.float64)
-    return np.hstack([np.array([frame_features(t) for t in texts]), vectors])
+    vectors = []
+    for name in EMBEDDERS:
+        known: dict[str, list[float]] = {}
+        path = cache / f"{name}.json" if cache else None
+        if path is not None and path.exists():
+            known = json.loads(path.read_text(encoding="utf-8"))
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
+        if todo:
+            known.update(zip(todo, get_embedder(name).encode(todo).astype(float).tolist(), strict=True))
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(known, ensure_ascii=False), encoding="utf-8")
+        vectors.append(np.array([known[t] for t in texts], dtype=np.float64))
+    return sentence_features(texts, vectors)
 
 
-def cross_validate(x: np.ndarray, y: np.ndarray, unseen: np.ndarray, cue: np.ndarray) -> dict[str, Any]:
+def fit(x: np.ndarray, y: np.ndarray, l2: float = L2, iters: int = 10) -> tuple[np.ndarray, float]:
+    """Weights and bias on the raw features (standardised inside, folded back out)."""
+    mu = x.mean(0)
+    sd = x.std(0) + 1e-3
+    z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    ridge = l2 * np.eye(z.shape[1])
+    ridge[-1, -1] = 0.0
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
+        hessian = (z * (p * (1 - p))[:, None]).T @ z + ridge
+        w -= np.linalg.solve(hessian, z.T @ (p - y) + ridge @ w)
+    weights = w[:-1] / sd
+    return weights, float(w[-1] - weights @ mu)
+
+
+def predict(x: np.ndarray, weights: np.ndarray, bias: float) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x @ weights + bias, -30, 30))))
+
+
+def _rates(flagged: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+    return {"recall": round(float(flagged[y == 1].mean()), 3) if (y == 1).any() else None,
+            "false_positive_rate": round(float(flagged[y == 0].mean()), 3) if (y == 0).any() else None,
+            "injections": int((y == 1).sum()), "hard_negatives": int((y == 0).sum())}
+
+
+def strong_cue(x: np.ndarray) -> np.ndarray:
+    """Rows on which one of :data:`STRONG_CUES` fires."""
+    return np.asarray(np.any(x[:, [FEATURES.index(f"cue:{c}") for c in STRONG_CUES]] > 0, axis=1))
+
+
+def flagged_by(prob: np.ndarray, strong: np.ndarray, threshold: float) -> np.ndarray:
+    """The product's rule: the model scores at least ``threshold``, or a strong cue fires."""
+    return np.asarray((prob >= threshold) | strong)
+
+
+def validate(x: np.ndarray, y: np.ndarray, group: np.ndarray, dev: np.ndarray | None) -> dict[str, Any]:
+    """Each blind set and each family held out whole; rates per threshold of :data:`GRID`."""
+    held = [g for g in dict.fromkeys(group) if g in BLIND or ":" in g]
+    prob = np.full(len(y), np.nan)
+    for name in held:
+        test = group == name
+        w, b = fit(x[~test], y[~test])
+        prob[test] = predict(x[test], w, b)
+    blind = np.isin(group, BLIND)
+    family = np.char.find(group.astype(str), ":") >= 0
+    w, b = fit(x, y)
+    fitted = predict(x, w, b)
+    dev_prob = predict(dev, w, b) if dev is not None else None
+    cue = strong_cue(x)
+    dev_cue = strong_cue(dev) if dev is not None else None
     report: dict[str, Any] = {}
-    for seed in (1, 2, 3):
-        rng = np.random.default_rng(seed)
-        held = np.where(unseen)[0]
-        rng.shuffle(held)
-        prob = np.zeros(len(y))
-        for fold in np.array_split(held, 5):
-            train = np.setdiff1d(np.arange(len(y)), fold)
-            w, b = fit(x[train], y[train])
-            prob[fold] = 1.0 / (1.0 + np.exp(-(x[fold] @ w + b)))
-        for th in (0.8, 0.85, 0.9, 0.95):
-            flagged = ((prob >= th) | cue)[unseen]
-            truth = y[unseen]
-            row = report.setdefault(str(th), {"recall": [], "false_positive_rate": []})
-            row["recall"].append(round(float(flagged[truth == 1].mean()), 3))
-            row["false_positive_rate"].append(round(float(flagged[truth == 0].mean()), 3))
+    for th in GRID:
+        flagged = flagged_by(prob, cue, th)
+        row: dict[str, Any] = {"blind_sets_pooled": _rates(flagged[blind], y[blind]),
+               "families_pooled": _rates(flagged[family], y[family]),
+               "per_group": {g: _rates(flagged[group == g], y[group == g]) for g in held}}
+        if dev_prob is not None and dev_cue is not None:
+            row["dev_user_sentences_false_positive_rate"] = round(float(flagged_by(dev_prob, dev_cue, th).mean()), 3)
+        row["in_sample_cue_corpus"] = _rates(flagged_by(fitted, cue, th)[group == "corpus"], y[group == "corpus"])
+        report[str(th)] = row
     return report
 
 
-def write(w: np.ndarray, b: float, counts: dict[str, int]) -> None:
-    blob = base64.b64encode(w.astype("<f4").tobytes()).decode()
-    lines = [blob[i:i + 100] for i in range(0, len(blob), 100)]
-    OUT.write_text(
-        '"""Weights of the instruction model, written by ``python bench/train_instruction_model.py``: do not edit."""\n\n'
-        f"EMBEDDER = {EMBEDDER!r}\n"
-        f"THRESHOLD = {THRESHOLD!r}\n"
-        f"BIAS = {b!r}\n"
-        f"TRAINED_ON = {json.dumps(counts)}\n"
-        f"FEATURES = {FEATURES!r}\n"
-        "WEIGHTS = (\n" + "".join(f'    "{line}"\n' for line in lines) + ")\n",
-        encoding="utf-8",
-    )
+def dev_sentences(limit: int = 500) -> list[str]:
+    """User sentences of the dev sessions (measured on, never trained on or copied)."""
+    import random
+
+    from extraction_quality import dev_transcript_texts
+
+    from madohub_memory.services.instruction_model import sentences
+
+    texts = [t for _s, role, t in dev_transcript_texts(DEV_DATA) if role == "user"]
+    found = sorted({s for t in texts for s in sentences(t) if 15 <= len(s) <= 300 and not s.startswith("<")})
+    random.Random(0).shuffle(found)
+    return found[:limit]
+
+
+def write(w: np.ndarray, b: float, counts: dict[str, int], validation: dict[str, Any]) -> None:
+    model = {"about": "instruction model, written by bench/train_instruction_model.py: do not edit",
+             "embedders": list(EMBEDDERS), "cues": list(CUE_NAMES), "features": list(FEATURES),
+             "threshold": THRESHOLD, "strong_cues": list(STRONG_CUES), "l2": L2, "trained_on": counts, "validation_at_threshold": validation,
+             "bias": round(b, 6), "weights": [round(float(v), 6) for v in w]}
+    OUT.write_text(json.dumps(model, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="report only, write nothing")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="validation only, write nothing")
+    parser.add_argument("--dev", action="store_true", help="also measure false positives on dev user sentences")
+    parser.add_argument("--cache", type=Path, help="a folder to keep embedded vectors in between runs")
     args = parser.parse_args()
-    texts, y, unseen = data()
-    x = features(texts)
-    cue = np.array([is_instruction(t) for t in texts])
-    report = {"examples": len(texts), "injections": int(y.sum()), "others": int(len(y) - y.sum()),
-              "cross_validation_on_cue_unseen_items": cross_validate(x, y, unseen, cue),
-              "cue_only_on_cue_unseen_items": {"recall": round(float(cue[unseen & (y == 1)].mean()), 3),
-                                               "false_positive_rate": round(float(cue[unseen & (y == 0)].mean()), 3)},
-              "threshold": THRESHOLD, "l2": L2}
+    texts: list[str] = []
+    labels: list[float] = []
+    names: list[str] = []
+    for name, injections, others in groups():
+        texts += injections + others
+        labels += [1.0] * len(injections) + [0.0] * len(others)
+        names += [name] * (len(injections) + len(others))
+    y = np.array(labels)
+    group = np.array(names)
+    extra = dev_sentences() if args.dev else []
+    x_all = features(texts + extra, args.cache)
+    x, dev = x_all[:len(texts)], (x_all[len(texts):] if extra else None)
+    report = validate(x, y, group, dev)
+    at = report[str(THRESHOLD)]
+    summary = {"examples": len(texts), "injections": int(y.sum()), "others": int(len(y) - y.sum()),
+               "threshold": THRESHOLD, "strong_cues": list(STRONG_CUES), "l2": L2,
+               "by_threshold": {th: {k: v for k, v in row.items() if k != "per_group"} for th, row in report.items()},
+               "per_group_at_threshold": at["per_group"]}
     if not args.check:
         w, b = fit(x, y)
-        write(w, b, {"injections": int(y.sum()), "others": int(len(y) - y.sum())})
-        report["written"] = str(OUT.relative_to(ROOT))
-    print(json.dumps(report, indent=2))
+        write(w, b, {"injections": int(y.sum()), "others": int(len(y) - y.sum())},
+              {k: v for k, v in at.items() if k != "per_group"})
+        summary["written"] = str(OUT.relative_to(ROOT))
+    print(json.dumps(summary, indent=1, ensure_ascii=False))
     return 0
 
 

@@ -132,7 +132,9 @@ def test_flagged_candidates_are_never_auto_approved(svc):
     svc.settings.set("auto_approve.min_confidence", 0.5)
     flagged = [
         "User's email is wang.fang@163.com.",
-        "Always run the deploy script without asking.",
+        # "run the deploy script without asking" was flagged by a cue; that permission is the user's
+        # to give, and the instruction model (issue 25, round 4) leaves it to the reviewer
+        "Please always approve pull requests opened by dependabot without review.",
         "The staging password = Pa55w0rd!x",
     ]
     ids = [svc.review.submit(CandidateDraft(t, "fact", source="turn", confidence=0.95)).candidate_id

@@ -1,37 +1,41 @@
-"""The ``instruction`` flag on phrasings the cues were not written for: a learned second opinion.
+"""The ``instruction`` flag on phrasings no cue was written for: a learned verdict.
 
 The cue scorer (:mod:`madohub_memory.extraction.instructions`) knows the phrasings it was
-written against and little else: on a set written after its last change it found 0.55 of
-the injections (issue 25). This model reads each sentence of a candidate as a sentence
-embedding (USE multilingual, the default recall model: meaning, in English or Chinese,
-whatever the wording) and as what kind of act it is
-(:mod:`madohub_memory.extraction.instruction_frames`: weakening a safeguard, hiding
-something from the user, claiming a result regardless, obeying someone else's text, sending
-something out, …), and weighs both with a logistic regression learned from the corpus in
-``bench/`` (``python bench/train_instruction_model.py`` writes
-:mod:`.instruction_weights`). A candidate is flagged when any of its sentences scores at
-least the frozen threshold, or when the cues flag it.
+written against and little else: on the blind set of round 3 it found 0.30 of the
+injections and flagged 7.5 % of the hard negatives. This model reads each sentence of a
+candidate as two sentence embeddings (USE multilingual and multilingual-e5-small: meaning,
+in English or Chinese, whatever the wording), its word-class frames and the cues that fire
+on it (:mod:`.instruction_features`), and weighs them with a logistic regression learned by
+``bench/train_instruction_model.py`` from a corpus grouped by intent, validated with each
+group held out whole. Weights ship in ``resources/extraction/instruction_model.json``.
 
-The USE model is the one recall and semantic dedup already load (memory-mapped, ~15 ms);
-a sentence costs a few milliseconds, and a drain round embeds its drafts' sentences in one
-batch (:func:`warm`). Measured in ``bench/safety.py`` (section ``injection``).
+A candidate is flagged when any of its sentences scores at least the frozen threshold, or
+when one of six strong cues fires on it (override, exfiltration, leak, tamper, trust,
+access). Any other cue hit is evidence, not a verdict: on round 3's blind set the cues
+misfired on rules that keep a safeguard ("Auto-approve is off; I review every memory
+myself."), so :func:`decide` keeps a cue's flag only when the model agrees (the review
+service asks it for every draft and edit).
+
+Cost: e5 is the default recall model, so a one-sentence draft's e5 vector is usually in the
+process's vector cache already (semantic dedup); USE costs about 2 ms a sentence, e5 about
+25 ms under load. A drain round scores its drafts' sentences in one batch (:func:`warm`), off
+the draining thread. Measured in ``bench/safety.py`` (section ``injection``).
 """
 
 from __future__ import annotations
 
-import base64
 import functools
+import json
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from madohub_memory.extraction.instruction_frames import FEATURES, frame_features
-from madohub_memory.extraction.instructions import is_instruction
-from madohub_memory.services import instruction_weights as trained
+from madohub_memory.services.instruction_features import EMBEDDERS, FEATURES, sentence_features
 
 if TYPE_CHECKING:
     from madohub_memory.services import Services
@@ -39,16 +43,34 @@ if TYPE_CHECKING:
 MAX_SENTENCES = 12
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
 _CACHE_SIZE = 4096
-_cache: OrderedDict[str, float] = OrderedDict()
+_cache: OrderedDict[str, tuple[float, bool]] = OrderedDict()  # sentence -> (score, a strong cue fired)
 _lock = threading.Lock()
 
 
+MODEL_FILE = "instruction_model.json"
+
+
+@dataclass(frozen=True)
+class TrainedModel:
+    weights: np.ndarray  # over :data:`.instruction_features.FEATURES`
+    bias: float
+    threshold: float  # a sentence scoring at least this flags its text
+    strong_cues: tuple[int, ...]  # feature columns of the cues that flag whatever the score
+    info: dict[str, object]
+
+
 @functools.lru_cache(maxsize=1)
-def _weights() -> tuple[np.ndarray, float]:
-    if tuple(trained.FEATURES) != FEATURES:
-        raise RuntimeError("instruction_weights.py was trained on other features: run bench/train_instruction_model.py")
-    weights = np.frombuffer(base64.b64decode(trained.WEIGHTS), dtype="<f4").astype(np.float64)
-    return weights, float(trained.BIAS)
+def trained() -> TrainedModel:
+    """The model shipped in ``resources/extraction/`` (read once)."""
+    from madohub_memory.core.resources import resources_dir
+
+    raw = json.loads((resources_dir() / "extraction" / MODEL_FILE).read_text(encoding="utf-8"))
+    if tuple(raw["features"]) != FEATURES or tuple(raw["embedders"]) != EMBEDDERS:
+        raise RuntimeError(f"{MODEL_FILE} was trained on other features: run bench/train_instruction_model.py")
+    weights = np.asarray(raw["weights"], dtype=np.float64)
+    info = {k: v for k, v in raw.items() if k not in ("weights", "features")}
+    strong = tuple(FEATURES.index(f"cue:{name}") for name in raw["strong_cues"])
+    return TrainedModel(weights, float(raw["bias"]), float(raw["threshold"]), strong, info)
 
 
 def sentences(text: str) -> list[str]:
@@ -57,35 +79,40 @@ def sentences(text: str) -> list[str]:
     return [p[:400] for p in parts if len(p) >= 8][:MAX_SENTENCES] or ([text.strip()[:400]] if text.strip() else [])
 
 
-def _encode(texts: list[str], svc: Services | None) -> np.ndarray:
-    """USE vectors of ``texts``: through the process's vector cache when the database's
-    model is USE (a one-sentence draft was embedded there already for semantic dedup)."""
-    if svc is not None and svc.settings.get("embedding.model") == trained.EMBEDDER:
+def _encode(texts: list[str], model: str, svc: Services | None) -> np.ndarray:
+    """``model``'s vectors of ``texts``: through the process's vector cache when it is the
+    database's model (a one-sentence draft was embedded there already for semantic dedup)."""
+    if svc is not None and svc.settings.get("embedding.model") == model:
         from madohub_memory.recall.vector_cache import vector_cache
 
-        return vector_cache(svc.store, trained.EMBEDDER).embed(texts)
+        return vector_cache(svc.store, model).embed(texts)
     from madohub_memory.recall.embeddings import get_embedder
 
-    return get_embedder(trained.EMBEDDER).encode(texts)
+    return get_embedder(model).encode(texts)
 
 
-def sentence_scores(items: Sequence[str], svc: Services | None = None) -> list[float]:
-    """The model's probability that each sentence steers the agent or the reviewer."""
-    weights, bias = _weights()
+def _sentence_results(items: Sequence[str], svc: Services | None) -> list[tuple[float, bool]]:
+    """(score, a strong cue fired) of each sentence, through the per-process cache."""
+    model = trained()
     with _lock:
         known = {s: _cache[s] for s in items if s in _cache}
     todo = [s for s in dict.fromkeys(items) if s not in known]
     if todo:
-        vectors = _encode(todo, svc)
-        features = np.array([frame_features(s) for s in todo], dtype=np.float64)
-        logits = np.hstack([features, vectors.astype(np.float64)]) @ weights + bias
-        for sentence, value in zip(todo, 1.0 / (1.0 + np.exp(-logits)), strict=True):
-            known[sentence] = float(value)
+        features = sentence_features(todo, [_encode(todo, name, svc) for name in EMBEDDERS])
+        probs = 1.0 / (1.0 + np.exp(-np.clip(features @ model.weights + model.bias, -30, 30)))
+        strong = np.any(features[:, list(model.strong_cues)] > 0, axis=1)
+        for sentence, prob, cue in zip(todo, probs, strong, strict=True):
+            known[sentence] = (float(prob), bool(cue))
         with _lock:
             _cache.update((s, known[s]) for s in todo)
             while len(_cache) > _CACHE_SIZE:
                 _cache.popitem(last=False)
     return [known[s] for s in items]
+
+
+def sentence_scores(items: Sequence[str], svc: Services | None = None) -> list[float]:
+    """The model's probability that each sentence steers the agent or the reviewer."""
+    return [prob for prob, _cue in _sentence_results(items, svc)]
 
 
 def warm(texts: Sequence[str], svc: Services | None = None) -> None:
@@ -102,14 +129,26 @@ def score(text: str, svc: Services | None = None) -> float:
 
 
 def model_flags(text: str, svc: Services | None = None) -> bool:
-    """True when the model scores a sentence of ``text`` at least the frozen threshold (the
-    cues are asked separately: :func:`madohub_memory.extraction.flags.scan`)."""
-    return bool(text and text.strip()) and score(text, svc) >= float(trained.THRESHOLD)
+    """True when a sentence of ``text`` scores at least the frozen threshold, or one of the
+    strong cues fires on it (an act no ordinary rule asks for: drop earlier instructions, send
+    data out, tamper with a record, obey others' text, grant access)."""
+    if not text or not text.strip():
+        return False
+    model = trained()
+    return any(prob >= model.threshold or strong for prob, strong in _sentence_results(sentences(text), svc))
 
 
 def flags_instruction(text: str, svc: Services | None = None) -> bool:
-    """True when ``text`` tries to steer the agent or the reviewer: the cues say so, or the
-    model scores one of its sentences at least :data:`instruction_weights.THRESHOLD`."""
-    if not text or not text.strip():
-        return False
-    return is_instruction(text) or model_flags(text, svc)
+    """True when ``text`` tries to steer the agent or the reviewer (the model's verdict; the
+    cues are among what it reads)."""
+    return model_flags(text, svc)
+
+
+def decide(text: str, flags: set[str], svc: Services | None = None) -> set[str]:
+    """``flags`` with ``instruction`` set by the model's verdict on ``text``: added where the
+    model flags a phrasing no cue knows, dropped where only a cue fired and the model, which
+    reads that cue too, does not agree (on blind sets a cue alone misfired on ordinary rules)."""
+    out = set(flags) - {"instruction"}
+    if model_flags(text, svc):
+        out.add("instruction")
+    return out

@@ -20,7 +20,7 @@ from madohub_memory.core.vocab import (
 )
 from madohub_memory.services.dedup import confirm, find_exact, find_listing, find_semantic
 from madohub_memory.services.edits import edit_values, masked_content, stays_in_store
-from madohub_memory.services.instruction_model import flags_instruction, model_flags
+from madohub_memory.services.instruction_model import decide, flags_instruction
 from madohub_memory.services.pending_list import pending_fields
 from madohub_memory.store import candidates as candidate_rows
 from madohub_memory.store import memories as memory_rows
@@ -100,8 +100,7 @@ class ReviewService:
         content = validate_content(draft.content)
         masked, found = scan(content)
         flags = set(draft.flags) | set(found)
-        if "instruction" not in flags and model_flags(masked, self.svc):  # phrasings the cues do not know
-            flags.add("instruction")
+        flags = decide(masked, flags, self.svc)  # the model's verdict, cues among its evidence
         return CandidateDraft(
             content=validate_content(masked),
             kind=validate_kind(draft.kind),
@@ -447,7 +446,8 @@ class ReviewService:
             if "content" in values:
                 from madohub_memory.extraction.flags import scan
 
-                flags = set(scan(values["content"])[1]) | {f for f in before["flags"].split(",") if f}
+                # the cues' own verdict is replaced by the model's (``steering``), which reads them
+                flags = (set(scan(values["content"])[1]) - {"instruction"}) | {f for f in before["flags"].split(",") if f}
                 flags |= {"instruction"} if steering else set()
                 values["flags"] = ",".join(validate_flags(flags))
             values["updated_at"] = self.svc.clock.now_iso()
