@@ -223,7 +223,7 @@ def choose_threshold(by_project: dict[str, list[Row]]) -> tuple[float, float, fl
     return grid[int(np.argmax(scores))]
 
 
-def fit_kinds(rows: Sequence[Row], l2: float = 1.0, iters: int = 300) -> np.ndarray:
+def fit_kinds(rows: Sequence[Row], l2: float = 10.0, iters: int = 300) -> np.ndarray:
     """Multinomial logistic weights (kinds x features) from the positive units, each taking
     the kind of the gold item it matches."""
     pos = [r for r in rows if r.hits]

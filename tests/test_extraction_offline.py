@@ -8,7 +8,8 @@ import pytest
 
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.extraction.base import TurnView
-from madohub_memory.extraction.offline import OfflineExtractor, rewrite_first_person_en
+from madohub_memory.extraction.offline import OfflineExtractor, rewrite_first_person_en, selectable
+from madohub_memory.extraction.units import pass_units
 from madohub_memory.services import extraction_backend
 
 
@@ -215,3 +216,26 @@ def test_chinese_we_in_a_workspace_is_the_users_team():
     text = "我们决定用 pnpm 而不是 npm，因为安装更快。"
     drafts = OfflineExtractor().extract([TurnView("t1", "user", text)], namespace="workspace:shop")
     assert drafts[0].content.startswith("用户团队决定用 pnpm")
+
+
+def test_a_short_check_report_and_a_request_to_act_now_are_never_chosen():
+    """'All 8 tests pass.' is the state of the work at one moment; 'Please fix the failing
+    test.' a one-off command: neither may be chosen from a coding pass, while the standing
+    rule and the root cause beside them, and a longer report that says what was covered, may."""
+    turns = [
+        TurnView("u1", "user", "Please fix the failing checkout test. Never push to main. 继续。\n"
+                               "Read plan.md and roadmap.md.\n請閱讀 docs/brief.md。"),
+        TurnView("a1", "assistant", "[tool Bash] pytest -q\n[tool error] 1 failed: test_checkout_total"),
+        TurnView("a2", "assistant", "Root cause: the tax rate was read before the settings loaded.\n"
+                                    "[tool Bash] pytest -q\n[tool result] 8 passed\nAll 8 tests pass.\n"
+                                    "Gmail client tests: 22/22 passing.\nESLint: no warnings or errors.\n"
+                                    "`src/config/env.ts` (176 lines)\n"
+                                    "All 17 tests pass, covering the merge statuses for new, changed and retained "
+                                    "fields and the case where a follow-up drops a whole section."),
+    ]
+    chosen = {u.text: selectable(u) for u in pass_units(turns)}
+    assert chosen["Never push to main."] and chosen["Root cause: the tax rate was read before the settings loaded."]
+    assert {"Read plan.md and roadmap.md.", "`src/config/env.ts` (176 lines)"} <= set(chosen), chosen
+    assert not any(v for k, v in chosen.items() if k.startswith(("Please fix", "继续", "All 8", "Gmail client", "ESLint",
+                                                                       "Read plan", "請閱讀", "`src/config")))
+    assert any(v for k, v in chosen.items() if k.startswith("All 17 tests pass, covering")), chosen

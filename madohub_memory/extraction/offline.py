@@ -48,9 +48,19 @@ _QUESTION = re.compile(r"[?？]\s*$|[吗嗎呢]\s*[。.]?\s*$")
 _ACT_NOW = re.compile(
     r"^(?:(?:ok(?:ay)?|so|now|then|and|also)[, ]+)*(?:please\s+|pls\s+|can you\s+|could you\s+)?"
     r"(?:fix|debug|investigate|look (?:at|into)|check|continue|proceed|go ahead|try|figure out|find out|diagnose|repair"
-    r"|resolve|help)\b|^(?:请|請)?(?:修复|修復|修一下|看一下|看看|检查|檢查|继续|繼續|调试|調試|排查)", re.I)
+    r"|resolve|help|read|open|review)\b|^(?:请|請)?(?:修复|修復|修一下|看一下|看看|检查|檢查|继续|繼續|调试|調試|排查|阅读|閱讀|看)",
+    re.I)
 _STANDING = re.compile(r"\b(?:always|never|every|each time|whenever|from now on|in future|don't|do not)\b"
                        r"|以后|以後|每次|总是|總是|永远|永遠|不要|别|別", re.I)
+# A short report of a check's result ("All 8 tests pass.", "Gmail client tests: 22/22
+# passing", "ESLint: no warnings or errors"): the state of the work at that moment, which the
+# next run changes (the issue's "N/N passed" noise). A longer sentence may say what was
+# covered or why, and is left to the selector.
+_CHECK_RESULT = re.compile(
+    r"\b(?:\d+\s*/\s*\d+|all \d+|\d+)\s+(?:\w+\s+){0,3}(?:tests?|specs?|checks?|cases?)\s+(?:are\s+)?(?:pass|passing|passed"
+    r"|green)\b|\b\d+\s*/\s*\d+\s+(?:passing|passed|pass)\b|^[^a-z]*\w+\s*:\s*no (?:errors?|warnings?)(?: or (?:errors?"
+    r"|warnings?))?\W*$|\b0 failures\b|\(\d+ lines?\)|(?:测试|測試)(?:全部)?通过|(?:测试|測試)(?:全部)?通過", re.I)
+_SHORT_REPORT_WORDS = 14
 # An error the summary itself calls passing: "Missing module: expected while editing".
 _TRANSIENT = re.compile(r"\b(?:expected (?:while|during|as|when|since)|as expected|transient|just a typo|temporar(?:y|ily))\b"
                         r"|预期之中|預期之中|暂时的|暫時的|临时的|臨時的", re.I)
@@ -59,9 +69,12 @@ _TRANSIENT = re.compile(r"\b(?:expected (?:while|during|as|when|since)|as expect
 def selectable(unit: Unit) -> bool:
     """A unit the selector may choose: never a question the user asked (a question states
     nothing about the person; what they say about themselves beside it is its own unit),
-    nor a request to act now (:data:`_ACT_NOW`), nor an error a summary calls expected or
-    transient (a step of editing, no postmortem)."""
+    nor a request to act now (:data:`_ACT_NOW`), nor the agent's short report of a check's
+    result (:data:`_CHECK_RESULT`), nor an error a summary calls expected or transient (a
+    step of editing, no postmortem)."""
     if unit.source == "user" and (_QUESTION.search(unit.text) or _act_now(unit.text)):
+        return False
+    if unit.source != "user" and _CHECK_RESULT.search(unit.text) and len(unit.text.split()) <= _SHORT_REPORT_WORDS:
         return False
     return not (unit.section == "errors" and _TRANSIENT.search(unit.text))
 
