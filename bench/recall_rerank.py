@@ -71,7 +71,7 @@ def _cached(d: Data, tag: str, texts: list[str], make: Callable[[list[str]], np.
     key = hashlib.sha1((tag + "\0" + "\1".join(texts)).encode()).hexdigest()[:20]
     path = d.cache / f"{tag}-{key}.npy"
     if path.exists():
-        return np.load(path)
+        return np.asarray(np.load(path))
     out = make(texts)
     np.save(path, out)
     return out
