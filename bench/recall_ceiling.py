@@ -55,7 +55,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _recall_common import EVAL_DEV
+from _recall_common import embedding_cache
 from recall_ideas import TRAIN, Data, date_fit, maxnorm
 from recall_models import CHINESE_SHARE, attach, floored, hybrid
 
@@ -219,11 +219,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--cache", default="/tmp/madohub-recall-ideas", help="embedding cache folder")
     args = parser.parse_args()
-    if not EVAL_DEV.is_dir():
-        print(f"evaluation data not found at {EVAL_DEV}", file=sys.stderr)
+    cache = embedding_cache(args.cache)
+    if cache is None:
         return 1
-    cache = Path(args.cache)
-    cache.mkdir(parents=True, exist_ok=True)
     d = Data("locomo", cache)
     models = ["use-multilingual", "e5-small"]
     for m in models:

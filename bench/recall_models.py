@@ -36,7 +36,7 @@ import importlib.util
 import json
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +189,17 @@ def reranked(first: Scorer, second: Scorer, n: int) -> Scorer:
     return score
 
 
+def evaluate_all(data: Iterable[Data], scorer: Scorer) -> dict[str, str]:
+    """hit@1/5/10 of ``scorer`` on each data set, LoCoMo also per declared split."""
+    row: dict[str, str] = {}
+    for d in data:
+        row[d.name] = evaluate(d, scorer)
+        if d.name == "locomo":
+            row["locomo_train"] = evaluate(d, scorer, [i for i, q in enumerate(d.qs) if q.group in TRAIN])
+            row["locomo_heldout"] = evaluate(d, scorer, [i for i, q in enumerate(d.qs) if q.group not in TRAIN])
+    return row
+
+
 def vector(model: str) -> Scorer:
     return lambda d, qi, idx: cosines(d, model, qi, idx)
 
@@ -312,12 +323,7 @@ def main() -> int:
     configs, weights = configurations(data["locomo"], models)
     report: dict[str, Any] = {"models": models, "weights_fitted_on_locomo_train": weights, "rows": []}
     for name, scorer in configs:
-        row: dict[str, Any] = {"configuration": name}
-        for d in data.values():
-            row[d.name] = evaluate(d, scorer)
-            if d.name == "locomo":
-                row["locomo_train"] = evaluate(d, scorer, [i for i, q in enumerate(d.qs) if q.group in TRAIN])
-                row["locomo_heldout"] = evaluate(d, scorer, [i for i, q in enumerate(d.qs) if q.group not in TRAIN])
+        row: dict[str, Any] = {"configuration": name, **evaluate_all(data.values(), scorer)}
         report["rows"].append(row)
         if not args.json:
             print(" | ".join(str(v) for v in row.values()), flush=True)

@@ -52,9 +52,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _recall_common import EVAL_DEV
-from recall_ideas import TRAIN, Data, date_fit, evaluate, maxnorm
-from recall_models import attach, floored, keep_sure
+from _recall_common import embedding_cache
+from recall_ideas import TRAIN, Data, date_fit, maxnorm
+from recall_models import attach, evaluate_all, floored, keep_sure
 
 from madohub_memory.recall.embeddings import get_embedder
 
@@ -260,11 +260,9 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated data sets (default: all)")
     parser.add_argument("--cache", default="/tmp/madohub-recall-ideas", help="embedding cache folder")
     args = parser.parse_args()
-    if not EVAL_DEV.is_dir():
-        print(f"evaluation data not found at {EVAL_DEV}", file=sys.stderr)
+    cache = embedding_cache(args.cache)
+    if cache is None:
         return 1
-    cache = Path(args.cache)
-    cache.mkdir(parents=True, exist_ok=True)
     names = [n for n in DATASETS if not args.only or n in args.only.split(",")]
     if "locomo" not in names:
         names.insert(0, "locomo")
@@ -275,12 +273,7 @@ def main() -> int:
     scorers, weights = ideas(data["locomo"])
     report: dict[str, Any] = {"weights_fitted_on_locomo_train": weights, "features": FEATURES, "rows": []}
     for label, scorer in scorers:
-        row: dict[str, Any] = {"idea": label}
-        for d in data.values():
-            row[d.name] = evaluate(d, scorer)
-            if d.name == "locomo":
-                row["locomo_train"] = evaluate(d, scorer, [i for i, q in enumerate(d.qs) if q.group in TRAIN])
-                row["locomo_heldout"] = evaluate(d, scorer, [i for i, q in enumerate(d.qs) if q.group not in TRAIN])
+        row: dict[str, Any] = {"idea": label, **evaluate_all(data.values(), scorer)}
         report["rows"].append(row)
         if not args.json:
             print(" | ".join(str(v) for v in row.values()), flush=True)
