@@ -75,3 +75,14 @@ def load_approved(svc: Services, items: Iterable[dict[str, Any]]) -> list[int]:
             candidate_rows.update(store, cid, {"memory_id": mid})
             ids.append(mid)
     return ids
+
+
+def embedding_cache(folder: str) -> Path | None:
+    """The embedding cache folder of the dev-set benches (made if missing), or None, with one
+    sentence on stderr, when the evaluation data is not there."""
+    if not EVAL_DEV.is_dir():
+        print(f"evaluation data not found at {EVAL_DEV}", file=sys.stderr)
+        return None
+    cache = Path(folder)
+    cache.mkdir(parents=True, exist_ok=True)
+    return cache

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from madohub_memory.recall import temporal
-from madohub_memory.recall.ranking import word_count
+from madohub_memory.recall.ranking import vector_share_for, word_count
 from madohub_memory.services import Services
 from madohub_memory.store import ingest as ingest_rows
 
@@ -96,3 +96,39 @@ def test_what_only_vectors_find_is_not_buried_by_keyword_matches(svc: Services) 
     assert vector[0].id == flash
     hybrid = svc.recall.search(query, k=10, record=False)
     assert flash in [h.id for h in hybrid[:3]]
+
+
+@pytest.mark.parametrize(("query", "share"), [
+    ("which database does the billing service use", 0.6),
+    ("这个项目用什么数据库", 0.8),
+    ("在5月3号，你给我推荐了哪两部电影？", 0.8),  # digits belong to neither script
+    ("billing 服务用什么数据库", 0.6 + 0.2 * 4 / 5),  # 8 characters = 4 words, 1 English word
+])
+def test_vector_share_follows_the_querys_script(query: str, share: float) -> None:
+    assert vector_share_for(query, 0.6, 0.8) == pytest.approx(share)
+
+
+def test_a_chinese_query_leans_on_vectors(svc: Services) -> None:
+    """The fused similarity of a recall is 0.8 × vector + 0.2 × keyword (each divided by its
+    best) for a query in Chinese, 0.6 / 0.4 for one in English; the setting moves it."""
+    svc.settings.set("embedding.model", "use-multilingual")  # an empty store: no cosine floor
+    for text in ("这个项目的数据库是PostgreSQL，不要换成MySQL", "用户每天早上都喝一杯拿铁咖啡", "数据库每天晚上备份一次",
+                 "The billing database is PostgreSQL", "The team drinks coffee every morning"):
+        svc.review.approve(svc.review.add_manual(text, "fact").candidate_id)
+
+    def shares(query: str) -> set[float]:
+        hits = svc.recall.search(query, k=20, record=False)
+        vmax = max(h.vector_score for h in hits)
+        kmax = max(h.keyword_score for h in hits)
+        assert kmax > 0 and len(hits) >= 3
+        out = set()
+        for h in hits:
+            v, k = h.vector_score / vmax, h.keyword_score / kmax
+            if abs(v - k) > 0.05:  # the share shows only where the two signals differ
+                out.add(round((h.similarity - k) / (v - k), 3))
+        return out
+
+    assert shares("项目用什么数据库") == {0.8}
+    assert shares("which database does billing use") == {0.6}
+    svc.settings.set("recall.vector_share_chinese", 0.6)
+    assert shares("项目用什么数据库") == {0.6}

@@ -241,6 +241,9 @@ SETTINGS: dict[str, Setting] = {
         Setting("recall.keyword_k", 50, _int_range(1, 1000), "Keyword (BM25) candidates per recall."),
         Setting("recall.recent_n", 5, _int_range(0, 100), "Most recently used memories added as candidates."),
         Setting("recall.vector_share", 0.6, _float_range(0.0, 1.0), "Share of vector similarity in the fused score."),
+        Setting("recall.vector_share_chinese", 0.8, _float_range(0.0, 1.0),
+                "Share of vector similarity for a query written in Chinese (its keyword match depends on word "
+                "segmentation); a query in mixed scripts takes a blend by its share of Chinese words."),
         Setting("recall.freshness_share", 0.01, _float_range(0.0, 1.0),
                 "How much weight x freshness moves the recall order (0: not at all, 1: a full multiplier)."),
         Setting("recall.session_budget_tokens", 1000, _int_range(50, 100000),

@@ -53,6 +53,7 @@ LENGTH_CAP = 64
 GUARANTEE_WITHIN = 3
 
 _WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _CJK = CJK_CHAR
 
 
@@ -109,6 +110,28 @@ def word_count(text: str) -> int:
 @functools.lru_cache(maxsize=8192)
 def length_prior(text: str) -> float:
     return math.log1p(min(word_count(text), LENGTH_CAP))
+
+
+def vector_share_for(query: str, share: float, share_chinese: float) -> float:
+    """The vector signal's share for ``query``: ``share_chinese`` for a query in Chinese,
+    ``share`` for any other, a blend by the share of Chinese words (two characters each)
+    among the words of either script for mixed scripts (digits count for neither).
+
+    Why by script: the keyword signal of a Chinese query is only as good as the segmenter's
+    agreement between a question and the statement that answers it (jieba cuts the two
+    differently), so BM25 is the less reliable signal there. On the Chinese tuning split
+    (``bench/_recall_data.py`` CN_TUNE, the only Chinese questions a choice is made on),
+    BM25 alone finds the answer first for 0.04 of the questions against 0.13 for e5, and
+    the share 0.8 beat 0.6 and 0.7 at hit@10 (0.870 / 0.826 / 0.826) with hit@1 and @5 equal
+    (``bench/recall_models.py``). The English weights stay those fitted on LoCoMo train.
+    """
+    cjk = len(_CJK.findall(query))
+    if not cjk:
+        return share
+    chinese = (cjk + 1) // 2
+    other = len(_LETTERS.findall(_CJK.sub(" ", query)))  # digits belong to no script
+    part = chinese / (chinese + other)
+    return share + (share_chinese - share) * part
 
 
 FLOOR_MARGIN = 0.05  # a floor stays this far below the weakest candidate: none scores 0 for being last

@@ -176,7 +176,9 @@ class RecallService:
         merged = merge_signals(signals)
         now = self.svc.clock.now()
         rows = merged.rows
-        share = {"hybrid": settings.get("recall.vector_share"), "vector": 1.0, "keyword": 0.0}[mode]
+        share = {"hybrid": ranking.vector_share_for(text, float(settings.get("recall.vector_share")),
+                                                    float(settings.get("recall.vector_share_chinese"))),
+                 "vector": 1.0, "keyword": 0.0}[mode]
         similarity = ranking.fuse(merged.vector, merged.keyword, share, floor=COSINE_FLOORS.get(model or ""))
         fits = ranking.date_fits(rows, temporal.query_window(text, now.date())) if mode == "hybrid" else {}
         scores = ranking.relevance(rows, similarity, fits, priors=mode == "hybrid")
