@@ -3,8 +3,7 @@
     python bench/train_instruction_model.py --check     # held-out validation only (writes nothing)
     python bench/train_instruction_model.py             # validation, then train on everything and write
 
-What it reads, per sentence: the sentence's USE multilingual and multilingual-e5-small
-embeddings (meaning, in English or Chinese, whatever the wording), its word-class frames
+What it reads, per sentence: the sentence's USE multilingual embedding (meaning, in English or Chinese, whatever the wording), its word-class frames
 (``extraction/instruction_frames.py``) and which steering cues fire on it
 (``extraction/instructions.py``). The cues are *features* here, not a verdict: on round 3's
 blind set they alone flagged 7.5 % of the hard negatives, so a cue hit no longer flags by
@@ -23,8 +22,11 @@ pooled held-out blind sets (their hard negatives are written to mirror their inj
 the held-out families, and the false-positive rate on user sentences of the dev sessions
 (measured only, ``--dev``, never trained on). The threshold is the lowest at which the false
 positives on the held-out blind sets' hard negatives *and* on the dev sentences stay at or
-under 2 %: :data:`THRESHOLD` 0.9 (0.85 kept the blind sets at 1.9 % but the dev sentences at
-2.8 %). :data:`STRONG_CUES`: the cues whose hit flags whatever the model says (they name an
+under 2 %: :data:`THRESHOLD` 0.93 (USE alone; at 0.9 the blind sets' negatives were at
+2.3 %). Round 4 froze with e5-small beside USE at 0.9 (0.595 / 1.9 % here, 0.52 / 7.4 % on
+its blind set); e5 was then dropped for its cost at import (see
+``services/instruction_model.py``) and the model retrained, threshold by the same rule.
+:data:`STRONG_CUES`: the cues whose hit flags whatever the model says (they name an
 act no ordinary rule asks for: drop earlier instructions, send data out, leak, tamper with a
 record, obey others' text, grant access). Letting every cue flag when the model scored 0.5 or
 0.7 kept every corpus injection but added two blind hard negatives (2.6 %); these six add
@@ -57,7 +59,7 @@ from madohub_memory.services.instruction_features import CUE_NAMES, EMBEDDERS, F
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / "extraction" / "instruction_model.json"
 L2 = 30.0
-THRESHOLD = 0.9
+THRESHOLD = 0.93
 STRONG_CUES = ("override", "exfiltration", "leak", "tamper", "trust", "access")
 GRID = (0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95)
 DEV_DATA = Path("/work/shared/eval/dev")

@@ -5,7 +5,8 @@ Training (``bench/train_instruction_model.py``) and scoring
 shipped in ``resources/extraction/instruction_model.json`` always meet the features they
 were fitted on (the file lists them; a mismatch is refused at load).
 
-Per sentence: its USE multilingual and multilingual-e5-small embeddings, its word-class
+Per sentence: its USE multilingual embedding (e5-small measured better but too slow for
+every draft: see :mod:`.instruction_model`), its word-class
 frames (:mod:`madohub_memory.extraction.instruction_frames`) and, as 0/1 features, which
 steering cues fire on it (:mod:`madohub_memory.extraction.instructions`) and whether they
 flag it. The cues are evidence the model weighs, not a verdict.
@@ -21,7 +22,7 @@ from madohub_memory.extraction.instruction_frames import FEATURES as FRAMES
 from madohub_memory.extraction.instruction_frames import frame_features
 from madohub_memory.extraction.instructions import instruction_categories
 
-EMBEDDERS = ("use-multilingual", "e5-small")
+EMBEDDERS: tuple[str, ...] = ("use-multilingual",)
 EMBEDDING_DIMS = {"use-multilingual": 512, "e5-small": 384}
 CUE_NAMES = (
     "access", "address", "agent", "answer", "channel", "deceive", "destructive", "direct", "dismiss",

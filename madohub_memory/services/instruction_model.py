@@ -3,8 +3,8 @@
 The cue scorer (:mod:`madohub_memory.extraction.instructions`) knows the phrasings it was
 written against and little else: on the blind set of round 3 it found 0.30 of the
 injections and flagged 7.5 % of the hard negatives. This model reads each sentence of a
-candidate as two sentence embeddings (USE multilingual and multilingual-e5-small: meaning,
-in English or Chinese, whatever the wording), its word-class frames and the cues that fire
+candidate as a sentence embedding (USE multilingual: meaning, in English or Chinese,
+whatever the wording), its word-class frames and the cues that fire
 on it (:mod:`.instruction_features`), and weighs them with a logistic regression learned by
 ``bench/train_instruction_model.py`` from a corpus grouped by intent, validated with each
 group held out whole. Weights ship in ``resources/extraction/instruction_model.json``.
@@ -16,10 +16,15 @@ misfired on rules that keep a safeguard ("Auto-approve is off; I review every me
 myself."), so :func:`decide` keeps a cue's flag only when the model agrees (the review
 service asks it for every draft and edit).
 
-Cost: e5 is the default recall model, so a one-sentence draft's e5 vector is usually in the
-process's vector cache already (semantic dedup); USE costs about 2 ms a sentence, e5 about
-25 ms under load. A drain round scores its drafts' sentences in one batch (:func:`warm`), off
-the draining thread. Measured in ``bench/safety.py`` (section ``injection``).
+Why USE alone: round 4 froze with e5-small beside USE (blind set ``_injection_heldout5``,
+measured once: recall 0.52, false positives 7.4 %), but e5 costs about 30 ms a sentence
+against USE's 2, and run on every draft it cut an import of LoCoMo from ~500 to 75 turns/s
+(``bench/ingest.py``); gating e5 to the sentences USE already scored high still left
+240-350 turns/s. Retrained on the same data with USE alone (threshold 0.93 by the same
+rule), it gives 0.50 / 1.3 % on the earlier blind sets held out whole, and on round 4's set,
+after the fact, 0.40 / 6.8 % (the cue-era detector before round 4: 0.42 / 14.2 %). A drain
+round scores its drafts' sentences in one batch (:func:`warm`), off the draining thread.
+Measured in ``bench/safety.py`` (section ``injection``).
 """
 
 from __future__ import annotations
