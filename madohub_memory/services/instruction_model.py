@@ -38,11 +38,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from madohub_memory.services.instruction_features import EMBEDDERS, FEATURES, sentence_features
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from madohub_memory.services import Services
 
 MAX_SENTENCES = 12
@@ -67,7 +65,10 @@ class TrainedModel:
 @functools.lru_cache(maxsize=1)
 def trained() -> TrainedModel:
     """The model shipped in ``resources/extraction/`` (read once)."""
+    import numpy as np
+
     from madohub_memory.core.resources import resources_dir
+    from madohub_memory.services.instruction_features import EMBEDDERS, FEATURES
 
     raw = json.loads((resources_dir() / "extraction" / MODEL_FILE).read_text(encoding="utf-8"))
     if tuple(raw["features"]) != FEATURES or tuple(raw["embedders"]) != EMBEDDERS:
@@ -103,6 +104,10 @@ def _sentence_results(items: Sequence[str], svc: Services | None) -> list[tuple[
         known = {s: _cache[s] for s in items if s in _cache}
     todo = [s for s in dict.fromkeys(items) if s not in known]
     if todo:
+        import numpy as np
+
+        from madohub_memory.services.instruction_features import EMBEDDERS, sentence_features
+
         features = sentence_features(todo, [_encode(todo, name, svc) for name in EMBEDDERS])
         probs = 1.0 / (1.0 + np.exp(-np.clip(features @ model.weights + model.bias, -30, 30)))
         strong = np.any(features[:, list(model.strong_cues)] > 0, axis=1)
