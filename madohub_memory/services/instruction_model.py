@@ -86,9 +86,10 @@ def sentences(text: str) -> list[str]:
 
 
 def _encode(texts: list[str], model: str, svc: Services | None) -> np.ndarray:
-    """``model``'s vectors of ``texts``: through the process's vector cache when it is the
-    database's model (a one-sentence draft was embedded there already for semantic dedup)."""
-    if svc is not None and svc.settings.get("embedding.model") == model:
+    """``model``'s vectors of ``texts``: through the database's vector cache of that model
+    when there is a database, the cache semantic dedup fills with the same model (USE), so a
+    one-sentence draft is embedded once for both."""
+    if svc is not None:
         from madohub_memory.recall.vector_cache import vector_cache
 
         return vector_cache(svc.store, model).embed(texts)
