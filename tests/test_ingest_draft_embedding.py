@@ -4,6 +4,7 @@ same dedup outcomes, and a model failure there still fails the round and keeps n
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from madohub_memory.core.types import CandidateDraft, Mode
 from madohub_memory.ingest.model import TurnView
 from madohub_memory.recall.embeddings import get_embedder
 from madohub_memory.recall.vector_cache import forget_all
-from madohub_memory.services import Services
+from madohub_memory.services import Services, instruction_model
 from madohub_memory.services.draft_embedding import CHUNK
 from madohub_memory.services.ingest import IngestService
 
@@ -68,6 +69,28 @@ def test_drafts_are_embedded_off_the_draining_thread_with_the_same_dedup(
     assert summary["candidates"]["seen_again"] == 1  # the paraphrase, found by its vector
     assert len(threads) >= 2 and all(name.startswith("draft-embedding") for name in threads)
     assert threading.current_thread().name not in threads
+
+
+def test_each_draft_is_embedded_once_for_dedup_and_the_instruction_flag(
+    svc: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both read USE: the flag's sentences come from the vector cache dedup filled (an import
+    went ~450 -> ~600 turns/s on LoCoMo, bench/ingest.py)."""
+    embedder = get_embedder("use-multilingual")
+    original = embedder.encode
+    encoded: list[str] = []
+
+    def encode(texts: list[str]) -> np.ndarray:
+        encoded.extend(texts)
+        return original(texts)
+
+    monkeypatch.setattr(embedder, "encode", encode)
+    forget_all()
+    monkeypatch.setattr(instruction_model, "_cache", OrderedDict())  # no score of an earlier test
+    summary = IngestService(svc, extractor=VerbatimExtractor()).ingest_paths([str(_session(tmp_path))])
+    assert summary["errors"] == [] and summary["candidates"]["new"] == DRAFTS + 1
+    twice = sorted({t for t in encoded if encoded.count(t) > 1})
+    assert twice == [] and "User prefers build option number 7." in encoded
 
 
 def test_a_model_failure_on_the_worker_fails_the_round_and_a_redo_adds_nothing_twice(

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from madohub_memory.core.types import CandidateDraft
     from madohub_memory.services import Services
+    from madohub_memory.services.instruction_model import Encoders
 
 CHUNK = 64  # drafts per batch handed to the worker: big enough to batch, small enough to overlap
 
@@ -38,6 +39,7 @@ class DraftEmbedding:
         self._texts: list[str] = []
         self._total = 0
         self._embed: Callable[[list[str]], int] | None = None
+        self._encoders: Encoders | None = None  # the instruction model's, through the same vector cache
         self._resolved = False
         self._pool: ThreadPoolExecutor | None = None
         self._jobs: list[tuple[int, Future[int]]] = []  # (index of the job's first draft, job)
@@ -81,6 +83,10 @@ class DraftEmbedding:
             from madohub_memory.services.semantic_dedup import primer  # numpy and the model: not at start-up
 
             self._embed, self._resolved = primer(self._svc), True
+            if self._embed is not None:
+                from madohub_memory.services.instruction_model import cached_encoders
+
+                self._encoders = cached_encoders(self._svc)
         texts, self._texts = self._texts, []
         first = self._total - len(texts)
         if self._embed is None:
@@ -89,14 +95,16 @@ class DraftEmbedding:
             from concurrent.futures import ThreadPoolExecutor  # not at start-up
 
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="draft-embedding")
-        self._jobs.append((first, self._pool.submit(_embed_and_score, self._embed, texts)))
+        self._jobs.append((first, self._pool.submit(_embed_and_score, self._embed, self._encoders, texts)))
 
 
-def _embed_and_score(embed: Callable[[list[str]], int], texts: list[str]) -> int:
-    """The drafts' vectors for dedup, and their sentences' scores for the instruction flag
+def _embed_and_score(embed: Callable[[list[str]], int], encoders: Encoders | None, texts: list[str]) -> int:
+    """The drafts' vectors for dedup, then their sentences' scores for the instruction flag
     (:mod:`~madohub_memory.services.instruction_model`, cached per sentence), both off the
-    draining thread; the submit then finds both ready."""
+    draining thread; the submit then finds both ready. Both embed with USE through the same
+    vector cache, so a one-sentence draft is embedded once."""
     from madohub_memory.services.instruction_model import warm
 
-    warm(texts)
-    return embed(texts)
+    embedded = embed(texts)
+    warm(texts, given=encoders)
+    return embedded

@@ -39,9 +39,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import TypeAlias
+
     import numpy as np
 
     from madohub_memory.services import Services
+
+    Encoders: TypeAlias = Mapping[str, Callable[[list[str]], np.ndarray]]  # an embedder's name -> its encode
 
 MAX_SENTENCES = 12
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
@@ -85,20 +90,32 @@ def sentences(text: str) -> list[str]:
     return [p[:400] for p in parts if len(p) >= 8][:MAX_SENTENCES] or ([text.strip()[:400]] if text.strip() else [])
 
 
-def _encode(texts: list[str], model: str, svc: Services | None) -> np.ndarray:
-    """``model``'s vectors of ``texts``: through the database's vector cache of that model
-    when there is a database, the cache semantic dedup fills with the same model (USE), so a
-    one-sentence draft is embedded once for both."""
+def _encode(texts: list[str], model: str, svc: Services | None, given: Encoders | None = None) -> np.ndarray:
+    """``model``'s vectors of ``texts``: through ``given`` (resolved beforehand, for a thread
+    that must not read the database), else the database's vector cache of that model (the
+    one semantic dedup fills with USE, so a one-sentence draft is embedded once for both),
+    else the bare model."""
+    if given is not None and model in given:
+        return given[model](texts)
     if svc is not None:
-        from madohub_memory.recall.vector_cache import vector_cache
-
-        return vector_cache(svc.store, model).embed(texts)
+        return cached_encoders(svc)[model](texts)
     from madohub_memory.recall.embeddings import get_embedder
 
     return get_embedder(model).encode(texts)
 
 
-def _sentence_results(items: Sequence[str], svc: Services | None) -> list[tuple[float, bool]]:
+def cached_encoders(svc: Services) -> Encoders:
+    """Each embedder of the model as the database's vector cache of it. Resolved on the
+    caller's thread (finding the cache reads the database); the functions it returns touch
+    only the cache, so a worker thread may call them."""
+    from madohub_memory.recall.vector_cache import vector_cache
+    from madohub_memory.services.instruction_features import EMBEDDERS
+
+    return {name: vector_cache(svc.store, name).embed for name in EMBEDDERS}
+
+
+def _sentence_results(items: Sequence[str], svc: Services | None,
+                      given: Encoders | None = None) -> list[tuple[float, bool]]:
     """(score, a strong cue fired) of each sentence, through the per-process cache."""
     model = trained()
     with _lock:
@@ -109,7 +126,7 @@ def _sentence_results(items: Sequence[str], svc: Services | None) -> list[tuple[
 
         from madohub_memory.services.instruction_features import EMBEDDERS, sentence_features
 
-        features = sentence_features(todo, [_encode(todo, name, svc) for name in EMBEDDERS])
+        features = sentence_features(todo, [_encode(todo, name, svc, given) for name in EMBEDDERS])
         probs = 1.0 / (1.0 + np.exp(-np.clip(features @ model.weights + model.bias, -30, 30)))
         strong = np.any(features[:, list(model.strong_cues)] > 0, axis=1)
         for sentence, prob, cue in zip(todo, probs, strong, strict=True):
@@ -126,11 +143,12 @@ def sentence_scores(items: Sequence[str], svc: Services | None = None) -> list[f
     return [prob for prob, _cue in _sentence_results(items, svc)]
 
 
-def warm(texts: Sequence[str], svc: Services | None = None) -> None:
-    """Score the sentences of many texts in one batch (a drain round's drafts)."""
+def warm(texts: Sequence[str], svc: Services | None = None, given: Encoders | None = None) -> None:
+    """Score the sentences of many texts in one batch (a drain round's drafts); ``given``:
+    see :func:`cached_encoders`."""
     pending = [s for text in texts for s in sentences(text)]
     if pending:
-        sentence_scores(pending, svc)
+        _sentence_results(pending, svc, given)
 
 
 def score(text: str, svc: Services | None = None) -> float:
