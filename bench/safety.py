@@ -147,7 +147,7 @@ def _remember_and_edit(svc: Services, i: int, text: str) -> None:
 
 def run_sinks(cases: list[SecretCase], with_recall: bool) -> dict[str, Any]:
     """Push every case through every sink; count the cases whose secret survives somewhere."""
-    from madohub_memory.cli import hook_cmd
+    from madohub_memory.agents.claude_code import hook as hook_cmd
     from madohub_memory.store import jobs as job_rows
 
     folder = Path(tempfile.mkdtemp(prefix="mh-secrets-"))
@@ -246,7 +246,7 @@ def _run_hook(hook_cmd: Any, event: dict[str, Any], db: str) -> None:
     sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(event).encode("utf-8")))
     try:
         with redirect_stdout(io.StringIO()):
-            hook_cmd._hook(argparse.Namespace(db=db))
+            hook_cmd.run(argparse.Namespace(db=db))
     finally:
         sys.stdin = stdin
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from mcp import Client, StdioServerParameters
 
+from madohub_memory.agents.guide import remember_guide
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.ingest.workspace import project_name
 from madohub_memory.services import Services
-from madohub_memory.services.agent_guide import remember_guide
 from madohub_memory.services.recall import estimate_tokens
 
 ROOT = Path(__file__).resolve().parents[1]

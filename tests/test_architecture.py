@@ -14,6 +14,21 @@ LAYER = {"core": 0, "store": 1, "ingest": 2, "extraction": 2, "recall": 2, "deci
 # Front ends may start one another: the command line opens the dashboard, the MCP server and
 # the worker (and draws the desktop icons with Qt); the dashboard runs the workers in-process.
 LAUNCHES = {("cli", "gui"), ("cli", "mcp"), ("cli", "workers"), ("gui", "workers")}
+# ``agents/<agent>/`` holds everything about one agent, at several layers: a module's layer is
+# its role, named by its file (see ``madohub_memory/agents/__init__.py``). A new file there
+# gets its role here, or the layering test fails.
+AGENT_ROLES = {
+    # reading the agent's session files
+    "transcript": "ingest", "rollout": "ingest", "rollout_items": "ingest", "remember_calls": "ingest",
+    "contract": "ingest",
+    # the person's answers to the agent's questions
+    "questions": "decisions",
+    # set-up, status for the doctor, the guide, the read-back: use cases
+    "setup": "services", "status": "services", "guide": "services", "config_files": "services",
+    "compaction_readback": "services", "sessions": "services",
+    # what the agent runs on its events, what the command line prints: front ends
+    "hook": "cli", "notify": "cli", "setup_command": "cli",
+}
 
 
 def _imports() -> list[tuple[str, str, int, bool]]:
@@ -42,7 +57,28 @@ def _imports() -> list[tuple[str, str, int, bool]]:
 
 def _layer(module: str) -> str | None:
     parts = module.split(".")
+    if len(parts) > 2 and parts[:2] == ["madohub_memory", "agents"]:
+        # a package (agents, agents.codex) imports nothing: the lowest layer; a name inside a
+        # module (``agents.guide.remember_guide``) has the module's role
+        roles = [AGENT_ROLES[part] for part in parts[2:] if part in AGENT_ROLES]
+        return roles[0] if roles else "core"
     return parts[1] if len(parts) > 2 and parts[0] == "madohub_memory" else None
+
+
+def test_every_agent_module_has_a_role() -> None:
+    """A module in ``agents/`` sits at the layer of its role; one without a known role is
+    refused, so that nothing in an agent's room escapes the layering."""
+    unknown = [str(p.relative_to(PACKAGE)) for p in sorted((PACKAGE / "agents").rglob("*.py"))
+               if p.stem != "__init__" and p.stem not in AGENT_ROLES]
+    assert not unknown, f"give these a role in AGENT_ROLES: {unknown}"
+
+
+def test_agent_packages_import_nothing() -> None:
+    """``import madohub_memory.agents.codex.notify`` runs the packages' ``__init__`` first: they
+    stay empty, so that an agent's hook loads only what it uses."""
+    busy = [m for m, *_ in _imports() if m.startswith("madohub_memory.agents")
+            and (PACKAGE.parent / m.replace(".", "/") / "__init__.py").exists()]
+    assert not busy, busy
 
 
 def test_qt_only_in_gui_and_sqlite3_only_in_store() -> None:

@@ -35,9 +35,9 @@ from anthropic_server import (
 )
 from claude_code_session import RUN_TIMEOUT, ClaudeHome
 
+from madohub_memory.agents.guide import compaction_instruction
 from madohub_memory.extraction.llm_prompt import SYSTEM_PROMPT
 from madohub_memory.services import Services
-from madohub_memory.services.agent_guide import compaction_instruction
 
 pytestmark = pytest.mark.xdist_group("claude_code_cli")  # one worker runs them: each starts node and python
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from madohub_memory.ingest.codex import looks_like_codex, read_codex
+from madohub_memory.agents.codex.rollout import looks_like_codex, read_codex
 from madohub_memory.ingest.detect import detect_format
 from madohub_memory.services import Services
 

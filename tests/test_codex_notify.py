@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from test_codex_ingest import SESSION, sessions_tree
 
+from madohub_memory.agents.codex.sessions import find_rollout, parse_notice
 from madohub_memory.services import Services
-from madohub_memory.services.codex_sessions import find_rollout, parse_notice
 
 TURN = "01a23278-a11d-7402-a11a-8e0ad23fab8d"  # the fixture's second turn
 

@@ -22,8 +22,8 @@ from test_ingest_helpers import (
     write_jsonl,
 )
 
+from madohub_memory.agents.claude_code.compaction_readback import store_summary, summary_turn_id
 from madohub_memory.services import Services
-from madohub_memory.services.compaction_readback import store_summary, summary_turn_id
 
 LINES = [
     "- preference | persona | User wants pnpm, not npm.",

@@ -43,7 +43,7 @@ def test_stop_hook_imports_only_what_it_uses(tmp_path: Path) -> None:
                                             **{k: v for k, v in __import__("os").environ.items() if k == "PYTHONPATH"}})
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
-    assert "madohub_memory.cli.hook_cmd" in loaded
+    assert "madohub_memory.agents.claude_code.hook" in loaded
     assert not {"madohub_memory.cli.review_cmd", "madohub_memory.cli.recall_cmd", "madohub_memory.cli.gui_cmd"} & loaded
     assert "madohub_memory.services.decisions" not in loaded
     assert "numpy" not in loaded  # ~100 ms of a 200 ms budget; the instruction model imports it when it scores

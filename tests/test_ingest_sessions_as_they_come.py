@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from test_ingest_helpers import SESSION, cc_assistant, cc_tool_result, cc_user, text, tool_use, write_jsonl
 
-from madohub_memory.ingest.claude_code import read_claude_code
+from madohub_memory.agents.claude_code.transcript import read_claude_code
 from madohub_memory.ingest.workspace import project_from_paths, project_name, workspace_namespace
 from madohub_memory.services import Services
 

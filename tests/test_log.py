@@ -40,7 +40,7 @@ def test_the_hook_logs_to_a_private_file_and_never_to_the_agents_screen(
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
     assert stat.S_IMODE(log.parent.stat().st_mode) == 0o700
     # a bug (not a mistake in the event) keeps its traceback in the file
-    monkeypatch.setattr("madohub_memory.cli.hook_cmd.handle_event", lambda *_: 1 / 0)
+    monkeypatch.setattr("madohub_memory.agents.claude_code.hook.handle_event", lambda *_: 1 / 0)
     assert hook(monkeypatch, capsys, db_path, log, "{}") == (0, "", "")
     assert "error: ZeroDivisionError: division by zero\nTraceback" in log.read_text(encoding="utf-8")
     assert not any(isinstance(h, RotatingFileHandler) for h in logging.getLogger().handlers)  # closed after

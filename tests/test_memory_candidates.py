@@ -7,6 +7,7 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
+from madohub_memory.agents.guide import compaction_instruction as handed_out
 from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import KINDS
 from madohub_memory.extraction.memory_candidates import (
@@ -16,7 +17,6 @@ from madohub_memory.extraction.memory_candidates import (
     find_section,
     section_drafts,
 )
-from madohub_memory.services.agent_guide import compaction_instruction as handed_out
 
 
 def summary(*lines: str, analysis: str = "thinking", tail: str = "") -> str:

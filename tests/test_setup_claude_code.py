@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from madohub_memory.services.claude_code_setup import HOOK_EVENTS, is_our_hook, is_our_server
+from madohub_memory.agents.claude_code.setup import HOOK_EVENTS, is_our_hook, is_our_server
 
 VENV_BIN = Path(sys.executable).parent
 THEIRS = {

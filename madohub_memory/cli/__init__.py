@@ -24,9 +24,12 @@ from madohub_memory.core.errors import UserError
 COMMAND_MODULES = [
     "review", "memories", "settings", "sweep", "transfer", "gui",
     # Modules of later capabilities; registered when present.
-    "ingest", "recall", "mcp", "worker", "hook", "decisions", "working",
-    "scrub", "desktop", "backup", "doctor", "context", "history", "server", "setup", "codex_notify", "embeddings",
+    "ingest", "recall", "mcp", "worker", "agent_hooks", "decisions", "working",
+    "scrub", "desktop", "backup", "doctor", "context", "history", "server", "setup", "embeddings",
 ]
+# Commands whose module is not named after them, found without reading sources (an agent's
+# hook runs on every turn).
+COMMAND_HOMES = {"hook": "agent_hooks", "codex-notify": "agent_hooks"}
 
 
 def add_global_options(parser: argparse.ArgumentParser, default: object = None) -> None:
@@ -115,6 +118,8 @@ def module_for(command: str) -> str | None:
     module is registered, as before."""
     if command in COMMAND_MODULES:
         return command
+    if command in COMMAND_HOMES:
+        return COMMAND_HOMES[command]
     import importlib.util
 
     needles = (f'add_parser("{command}"', f"add_parser('{command}'")

@@ -45,8 +45,8 @@ def _doctor(args: argparse.Namespace) -> int:
     lines = [f"{_MARKS[None if c['ok'] is None else bool(c['ok'])]}  {c['check']}: {c['detail']}"
              for c in report["checks"]]
     if not args.no_agents:
-        from madohub_memory.cli.hook_cmd import log_path
-        from madohub_memory.services.claude_code_status import status
+        from madohub_memory.agents.claude_code.hook import log_path
+        from madohub_memory.agents.claude_code.status import status
 
         project = os.getcwd() if os.path.isdir(os.path.join(os.getcwd(), ".claude")) else None
         claude = status(project, log_path(args.db))
@@ -69,8 +69,8 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _default_db() -> str:
+    from madohub_memory.agents.config_files import shown_path
     from madohub_memory.core.paths import default_db_path
-    from madohub_memory.services.config_files import shown_path
 
     return shown_path(default_db_path())
 
@@ -78,7 +78,7 @@ def _default_db() -> str:
 def _codex_integration() -> dict[str, Any] | None:
     """How Codex is connected (``setup codex``), when Codex is used on this machine; never
     changes the exit status (the database's health does)."""
-    from madohub_memory.services.codex_setup import CodexSetup
+    from madohub_memory.agents.codex.setup import CodexSetup
 
     setup = CodexSetup()
     if not setup.home.is_dir():

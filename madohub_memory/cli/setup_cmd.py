@@ -1,7 +1,7 @@
 """``setup claude-code|codex [--uninstall]``: connect a coding agent to memory in one command.
 
-Each target lives in its own module (``setup_claude_code``, ``setup_codex``) with a
-``run(args) -> int``; this module only builds the command line and dispatches, so that the
+Each target lives in its agent's room (``agents/claude_code/setup_command.py``,
+``agents/codex/setup_command.py``) with a ``run(args) -> int``; this module only builds the command line and dispatches, so that the
 agents' set-ups stay independent. Every target backs the agent's config file up before it
 changes it, can run again without adding anything twice, prints exactly what it changed,
 and refuses a file it cannot parse with one sentence, leaving it untouched.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-TARGETS = {"claude-code": "setup_claude_code", "codex": "setup_codex"}
+TARGETS = {"claude-code": "claude_code", "codex": "codex"}
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -30,5 +30,5 @@ def _setup(args: argparse.Namespace) -> int:
 
         raise UserError("--project is for claude-code: {target} reads its settings from one folder of yours "
                         "(Codex: $CODEX_HOME, else ~/.codex); nothing was changed.", target=args.target)
-    module = importlib.import_module(f"madohub_memory.cli.{TARGETS[args.target]}")
+    module = importlib.import_module(f"madohub_memory.agents.{TARGETS[args.target]}.setup_command")
     return int(module.run(args))

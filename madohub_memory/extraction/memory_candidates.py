@@ -17,7 +17,7 @@ kind or scope, no sentence, a sentence too short or too long) is skipped with it
 never guessed at. No section at all means the summary goes to the ordinary extractor.
 
 Pure text in, drafts out: no store, no model. Where a summary turn comes from and whether it
-was read before is decided in :mod:`madohub_memory.services.compaction_readback`.
+was read before is decided in :mod:`madohub_memory.agents.claude_code.compaction_readback`.
 """
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ import stat
 from collections.abc import Iterable
 from typing import Any
 
+from madohub_memory.agents.claude_code.transcript import looks_like_claude_code, read_claude_code
+from madohub_memory.agents.codex.rollout import looks_like_codex, read_codex
 from madohub_memory.core.errors import UserError
 from madohub_memory.ingest import benchmarks, chatgpt
-from madohub_memory.ingest.claude_code import looks_like_claude_code, read_claude_code
-from madohub_memory.ingest.codex import looks_like_codex, read_codex
 from madohub_memory.ingest.jsonl import looks_like_plain, read_plain_jsonl
 from madohub_memory.ingest.lines import first_json_char, peek_json_lines
 from madohub_memory.ingest.model import LineError, ReadResult

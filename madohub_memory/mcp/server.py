@@ -22,11 +22,11 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from madohub_memory.agents.guide import remember_guide
 from madohub_memory.core.errors import UserError
 from madohub_memory.mcp import tools_context, tools_decisions
 from madohub_memory.mcp.errors import tool_errors as _tool_errors
 from madohub_memory.services import Services
-from madohub_memory.services.agent_guide import remember_guide
 from madohub_memory.store.liveness import process_identity
 
 _PREFACE = (

@@ -14,6 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from madohub_memory.agents.claude_code.questions import CapturedDecision, from_tool_call, parse_lines
 from madohub_memory.core.clock import parse_iso, to_iso
 from madohub_memory.core.errors import NotFoundError, UserError, ValidationError
 from madohub_memory.core.types import CandidateDraft
@@ -21,7 +22,6 @@ from madohub_memory.decisions import asking, decay, engine, labels
 from madohub_memory.decisions import tiers as tier_logic
 from madohub_memory.decisions.free_text import match_free_text
 from madohub_memory.decisions.model import DecisionConfig, Observation
-from madohub_memory.decisions.transcript import CapturedDecision, from_tool_call, parse_lines
 from madohub_memory.store import decisions as rows
 
 if TYPE_CHECKING:

@@ -17,18 +17,18 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from madohub_memory.agents.claude_code import compaction_readback
+from madohub_memory.agents.codex.rollout import session_from_name
 from madohub_memory.core.clock import to_iso
 from madohub_memory.core.errors import MappedStoreError, StorageError, UserError
 from madohub_memory.core.text import fingerprint
 from madohub_memory.core.types import CandidateDraft
 from madohub_memory.core.vocab import validate_namespace
-from madohub_memory.ingest.codex import session_from_name
 from madohub_memory.ingest.detect import LINE_FORMATS, detect_format, expand_paths, read_file, validate_format
 from madohub_memory.ingest.lines import INCOMPLETE_LINE
 from madohub_memory.ingest.model import ReadResult
 from madohub_memory.ingest.passes import MAX_EXCHANGE, MAX_SPAN, build_passes
 from madohub_memory.ingest.sanitize import check_result
-from madohub_memory.services import compaction_readback
 from madohub_memory.services.batch_submit import CHUNK as SUBMIT_GROUP
 from madohub_memory.services.batch_submit import submit_drafts
 from madohub_memory.services.draft_embedding import DraftEmbedding

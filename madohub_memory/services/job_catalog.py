@@ -53,7 +53,7 @@ def watch_folders(svc: Services) -> list[str]:
     configured = list(svc.settings.get("workers.watch_paths") or [])
     if configured:
         return [os.path.expanduser(p) for p in configured]
-    from madohub_memory.services.codex_sessions import default_sessions_folder
+    from madohub_memory.agents.codex.sessions import default_sessions_folder
 
     defaults = [os.path.expanduser(DEFAULT_WATCH), str(default_sessions_folder())]
     return [folder for folder in defaults if os.path.isdir(folder)]

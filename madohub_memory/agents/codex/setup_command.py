@@ -1,6 +1,6 @@
 """``setup codex [--uninstall]``: register the MCP server, the per-turn import (``notify``) and
 the remember guide with the Codex CLI, or take them out again (the work is done by
-:mod:`madohub_memory.services.codex_setup`; this prints what changed, file by file)."""
+:mod:`madohub_memory.agents.codex.setup`; this prints what changed, file by file)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _persona(db: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from madohub_memory.services.codex_setup import CodexSetup
+    from madohub_memory.agents.codex.setup import CodexSetup
 
     db = _database(args.db)
     setup = CodexSetup(db=db, persona=None if args.uninstall else _persona(db))

@@ -23,9 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from madohub_memory.core.errors import UserError
-from madohub_memory.services import config_files
-from madohub_memory.services.claude_code_setup import (
+from madohub_memory.agents import config_files
+from madohub_memory.agents.claude_code.setup import (
     HOOK_EVENTS,
     MCP_NAME,
     disabled_warning,
@@ -35,7 +34,8 @@ from madohub_memory.services.claude_code_setup import (
     mcp_config_path,
     settings_path,
 )
-from madohub_memory.services.config_files import shown_path
+from madohub_memory.agents.config_files import shown_path
+from madohub_memory.core.errors import UserError
 
 PROBE_TIMEOUT = 60.0  # a cold start of the hook or the MCP server on a loaded machine
 PROBE_EVENT = {"hook_event_name": "MadohubDoctorCheck"}

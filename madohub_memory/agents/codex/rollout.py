@@ -32,8 +32,7 @@ import os
 import re
 from typing import Any
 
-from madohub_memory.core.text import fingerprint
-from madohub_memory.ingest.codex_items import (
+from madohub_memory.agents.codex.rollout_items import (
     call_line,
     compaction_summary,
     message_texts,
@@ -42,6 +41,7 @@ from madohub_memory.ingest.codex_items import (
     result_line,
     short,
 )
+from madohub_memory.core.text import fingerprint
 from madohub_memory.ingest.lines import read_records
 from madohub_memory.ingest.model import ParsedConversation, ParsedTurn, ReadResult
 from madohub_memory.ingest.workspace import workspace_namespace

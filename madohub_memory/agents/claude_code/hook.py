@@ -9,7 +9,7 @@ section, and the drain reads its lines back as candidates
 (services/compaction_readback.py); ``SessionStart`` prints the workspace's rules for the
 agent (pinned memories, working memory, patterns and preferences; see
 services/session_context.py) followed by the few lines that tell the agent when to call
-``remember`` (:mod:`madohub_memory.services.agent_guide`). It never blocks the agent: what
+``remember`` (:mod:`madohub_memory.agents.guide`). It never blocks the agent: what
 it did and any error are logged to ``hook.log`` next to the database (through
 :mod:`madohub_memory.services.log`, never to the agent's screen) and the exit status is 0.
 
@@ -38,11 +38,6 @@ from madohub_memory.core.paths import default_db_path
 
 MAX_EVENT_BYTES = 1_000_000
 log = logging.getLogger(__name__)
-
-
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("hook", parents=[common], help="Claude Code hook entry (event JSON on stdin); always exits 0")
-    p.set_defaults(handler=_hook, exit_at_once=True)  # run on every turn: skip the interpreter teardown
 
 
 def log_path(db: str | None) -> Path:
@@ -113,7 +108,7 @@ def handle_event(event: dict[str, Any], db: str | None) -> str | None:
 def _post_compact(svc: Any, event: dict[str, Any], transcript: str) -> None:
     """Keep ``compact_summary`` as a summary turn when it carries the "Memory candidates"
     section (services/compaction_readback.py); the transcript gets the summary only later."""
-    from madohub_memory.services.compaction_readback import skipped_reasons, store_summary
+    from madohub_memory.agents.claude_code.compaction_readback import skipped_reasons, store_summary
     from madohub_memory.services.workspaces import namespace_for
 
     text = event.get("compact_summary")
@@ -176,7 +171,7 @@ def _session_start(svc: Any, event: dict[str, Any], db: str | None) -> str:
 
 
 def _remember_guide(svc: Any, event: dict[str, Any], db: str | None) -> str:
-    from madohub_memory.services.agent_guide import remember_guide, shell_command
+    from madohub_memory.agents.guide import remember_guide, shell_command
     from madohub_memory.services.workspaces import namespace_for
 
     cwd = event.get("cwd")
@@ -192,7 +187,7 @@ def _print(text: str | None) -> None:
         sys.stdout.flush()
 
 
-def _hook(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     if os.environ.get("MADOHUB_HOOK_DISABLE", "") not in ("", "0"):
         return 0  # our own headless extraction run (claude -p): never feed it back into memory
     from madohub_memory.services.log import log_to_file
@@ -202,7 +197,7 @@ def _hook(args: argparse.Namespace) -> int:
             event = _read_event()
             if event.get("hook_event_name") == "PreCompact":
                 # first, so that a database problem below cannot cost the summary its request
-                from madohub_memory.services.agent_guide import compaction_instruction
+                from madohub_memory.agents.guide import compaction_instruction
 
                 _print(compaction_instruction())  # becomes "Additional Instructions" of the summary request
             _print(handle_event(event, args.db))

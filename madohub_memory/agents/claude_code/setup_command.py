@@ -1,6 +1,6 @@
 """``setup claude-code [--project [DIR]] [--uninstall]``: Claude Code's hooks and MCP server in one command.
 
-The work is done by :mod:`madohub_memory.services.claude_code_setup`; this prints exactly
+The work is done by :mod:`madohub_memory.agents.claude_code.setup`; this prints exactly
 what changed (each hook entry, the backup, the MCP registration), or that nothing did.
 Exit status 0 when everything is in place (or removed), 1 when the MCP part failed after the
 settings were written (both are printed).
@@ -15,7 +15,7 @@ from madohub_memory.cli.output import emit
 
 
 def run(args: argparse.Namespace) -> int:
-    from madohub_memory.services import claude_code_setup as setup
+    from madohub_memory.agents.claude_code import setup
 
     report = setup.uninstall(args.project) if args.uninstall else setup.install(args.project, args.db)
     emit(args, report, describe(report, uninstall=args.uninstall))
@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
 def describe(report: dict[str, Any], *, uninstall: bool) -> str:
     from pathlib import Path
 
-    from madohub_memory.services.config_files import shown_path
+    from madohub_memory.agents.config_files import shown_path
 
     settings = shown_path(Path(report["settings"]))
     lines = []

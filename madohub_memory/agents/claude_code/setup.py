@@ -14,7 +14,7 @@ What it changes, and nothing else:
   entry written into that same file. A server named ``madohub`` running something else is
   left alone, with a warning.
 
-Every file goes through :mod:`madohub_memory.services.config_files` (refused untouched when
+Every file goes through :mod:`madohub_memory.agents.config_files` (refused untouched when
 malformed or read-only, backed up first, written atomically, not written when nothing
 changes). ``uninstall`` removes exactly our entries; when what is left equals a backup, that
 backup's bytes are put back, so the user's file returns as it was, formatting included.
@@ -35,9 +35,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from madohub_memory.agents import config_files
+from madohub_memory.agents.config_files import shown_path
 from madohub_memory.core.errors import UserError
-from madohub_memory.services import config_files
-from madohub_memory.services.config_files import shown_path
 
 HOOK_EVENTS = ("SessionStart", "Stop", "PreCompact", "PostCompact")
 MCP_NAME = "madohub"

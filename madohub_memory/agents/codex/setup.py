@@ -12,7 +12,7 @@ exactly it and a second setup changes nothing:
    was, byte for byte (its original text is kept in the block as comments). Codex 0.171 also
    has hooks, but a command hook runs only after the person trusts it in the TUI (``/hooks``);
    ``notify`` needs no such step, so that is what setup uses.
-3. The remember guide (:mod:`.agent_guide`) in ``$CODEX_HOME/AGENTS.md`` (or
+3. The remember guide (:mod:`madohub_memory.agents.guide`) in ``$CODEX_HOME/AGENTS.md`` (or
    ``AGENTS.override.md`` when that one exists: Codex then reads only it), which Codex puts
    in front of every session.
 
@@ -35,9 +35,7 @@ from typing import Any
 
 import tomlkit
 
-from madohub_memory.core.errors import UserError
-from madohub_memory.services.agent_guide import remember_guide, shell_command
-from madohub_memory.services.config_files import (
+from madohub_memory.agents.config_files import (
     Block,
     backup,
     insert_at,
@@ -45,6 +43,8 @@ from madohub_memory.services.config_files import (
     without_added_newline,
     write_atomic,
 )
+from madohub_memory.agents.guide import remember_guide, shell_command
+from madohub_memory.core.errors import UserError
 
 MCP_NAME = "madohub"
 NOTIFY_COMMAND = "codex-notify"

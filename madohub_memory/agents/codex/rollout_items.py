@@ -20,8 +20,8 @@ import re
 import shlex
 from typing import Any
 
+from madohub_memory.agents.remember_calls import queued_candidate
 from madohub_memory.core.text import clean_text
-from madohub_memory.ingest.remember_calls import queued_candidate
 from madohub_memory.ingest.sanitize import parse_json
 
 TOOL_INPUT_CHARS = 200
@@ -103,7 +103,7 @@ def _command_line(args: Any) -> str | None:
         # ["bash", "-lc", "npm test"]: the script is what was run
         if len(command) >= 3 and command[1] in ("-lc", "-c") and command[0].rsplit("/", 1)[-1] in (
                 "bash", "sh", "zsh", "dash"):
-            return command[2]
+            return str(command[2])
         return shlex.join(command)
     return None
 

@@ -21,15 +21,6 @@ import sys
 log = logging.getLogger(__name__)
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("codex-notify", parents=[common],
-                       help="Codex notify entry (the turn's JSON as last argument); always exits 0")
-    p.add_argument("notification", nargs="?", metavar="JSON", help="the notification Codex passes")
-    p.add_argument("--then", nargs=argparse.REMAINDER, metavar="CMD",
-                   help="the person's own notify command, run too (everything after it; the JSON comes last)")
-    p.set_defaults(handler=_codex_notify, exit_at_once=True)
-
-
 def _chained(notification: str | None, then: list[str] | None) -> tuple[list[str], str]:
     """``(the person's own notify command, the notification JSON)`` from the arguments: Codex
     appends the JSON last, so after ``--then CMD…`` it is the last word of ``then``."""
@@ -50,9 +41,9 @@ def _run_detached(command: list[str]) -> None:
 
 def handle_notice(argument: str, db: str | None) -> None:
     """Import the rollout of the session the notification names; extract in the background."""
-    from madohub_memory.cli.hook_cmd import _spawn_drain
+    from madohub_memory.agents.claude_code.hook import _spawn_drain
+    from madohub_memory.agents.codex.sessions import find_rollout, parse_notice, wait_for_turn
     from madohub_memory.services import Services
-    from madohub_memory.services.codex_sessions import find_rollout, parse_notice, wait_for_turn
 
     notice = parse_notice(argument)
     if notice is None:
@@ -80,10 +71,10 @@ def handle_notice(argument: str, db: str | None) -> None:
              f", extracted {counts}" if counts else "", f", problems {problems}" if problems else "")
 
 
-def _codex_notify(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     if os.environ.get("MADOHUB_HOOK_DISABLE", "") not in ("", "0"):
         return 0
-    from madohub_memory.cli.hook_cmd import log_path
+    from madohub_memory.agents.claude_code.hook import log_path
     from madohub_memory.services.log import log_to_file
 
     with log_to_file(log_path(args.db), only=True):

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from madohub_memory.services.codex_setup import codex_home
+from madohub_memory.agents.codex.setup import codex_home
 
 _ID = re.compile(r"^[0-9A-Za-z][0-9A-Za-z-]{7,63}$")
 _TAIL_BYTES = 256 * 1024

@@ -26,16 +26,16 @@ import re
 from collections import Counter
 from typing import Any
 
-from madohub_memory.core.text import clean_text
-from madohub_memory.ingest.lines import read_records
-from madohub_memory.ingest.model import ParsedConversation, ParsedTurn, ReadResult
-from madohub_memory.ingest.remember_calls import (
+from madohub_memory.agents.remember_calls import (
     KEPT_CALLS,
     call_record,
     is_remember_tool,
     link,
     queued_candidate,
 )
+from madohub_memory.core.text import clean_text
+from madohub_memory.ingest.lines import read_records
+from madohub_memory.ingest.model import ParsedConversation, ParsedTurn, ReadResult
 from madohub_memory.ingest.workspace import is_home, project_from_paths, workspace_namespace
 
 FORMAT = "claude-code"

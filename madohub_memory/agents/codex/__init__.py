@@ -1,0 +1,1 @@
+"""Codex CLI: config.toml (MCP server, notify), AGENTS.md guide, its rollout files and notify entry."""
