@@ -30,6 +30,9 @@ _SANDBOX = tempfile.mkdtemp(prefix="madohub-tests-")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_SANDBOX, "config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_SANDBOX, "data")
 os.environ.pop("MADOHUB_DB", None)
+# Every lock taken against the documented order raises (madohub_memory/core/lock_order.py),
+# in this process and in the CLIs, hooks and servers the tests start.
+os.environ["MADOHUB_CHECK_LOCKS"] = "1"
 
 from madohub_memory.core.clock import Clock  # noqa: E402 (after the environment is set)
 from madohub_memory.services import Services  # noqa: E402

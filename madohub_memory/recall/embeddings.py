@@ -22,13 +22,13 @@ also has ``encode_query``. The first load (cache build) and MiniLM take seconds:
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
 
 from madohub_memory.core.errors import ValidationError
+from madohub_memory.core.lock_order import Level, OrderedLock
 
 MODEL_NAMES = ("use-multilingual", "e5-small", "minilm")
 DEFAULT_MODEL = "e5-small"  # the default of the setting embedding.model (core/settings_schema.py)
@@ -174,7 +174,7 @@ _FACTORIES: dict[str, Callable[[], Embedder]] = {
     "use-multilingual": UseMultilingual, "e5-small": E5Small, "minilm": MiniLM,
 }
 _cache: dict[str, Embedder] = {}
-_lock = threading.Lock()
+_lock = OrderedLock("loading an embedding model", Level.MODEL)
 
 
 def get_embedder(name: str = DEFAULT_MODEL) -> Embedder:

@@ -13,12 +13,12 @@ The first call for a model loads it (seconds for MiniLM): never on the GUI threa
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
 
+from madohub_memory.core.lock_order import Level, OrderedLock
 from madohub_memory.recall.embeddings import Embedder, from_blob, get_embedder
 from madohub_memory.recall.vector_groups import VectorGroups
 from madohub_memory.recall.vector_index import VectorIndex
@@ -39,7 +39,7 @@ class VectorCache:
         self.index = VectorIndex(self.model, self.dim)
         self.groups = VectorGroups(self.model, self.dim)
         self._texts: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = OrderedLock("a vector cache's texts", Level.TEXTS)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of ``texts``, reusing those embedded lately (a candidate is embedded once
@@ -96,7 +96,7 @@ class VectorCache:
 
 
 _caches: dict[tuple[str, str], VectorCache] = {}
-_caches_lock = threading.Lock()
+_caches_lock = OrderedLock("the vector caches' registry", Level.LEAF)
 
 
 def vector_cache(store: Store, model: str) -> VectorCache:

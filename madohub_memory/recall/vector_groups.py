@@ -10,16 +10,23 @@ uses it (:mod:`madohub_memory.services.semantic_dedup`).
 
 Memories are loaded while active, candidates in every status (a rejected one must still
 suppress its equivalents).
+
+Lock order (:mod:`madohub_memory.core.lock_order`): a drain matches inside its write
+transaction, so :attr:`VectorGroups.lock` comes after the database's write lock, and no
+thread may wait for the write lock while it holds this one. Vectors computed under the lock
+are therefore queued, and :meth:`VectorGroups.save` writes them once the lock is released.
 """
 
 from __future__ import annotations
 
-import threading
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from madohub_memory.core.errors import DatabaseBusyError, ReadOnlyDatabaseError
+from madohub_memory.core.lock_order import Level, OrderedLock
 from madohub_memory.recall.embeddings import from_blob, to_blob
 from madohub_memory.store import embeddings as vector_rows
 from madohub_memory.store.database import Store
@@ -27,6 +34,10 @@ from madohub_memory.store.database import Store
 Encode = Callable[[list[str]], np.ndarray]
 Key = tuple[str, int, str]  # (entity, id, fingerprint of the text the row's vector encodes)
 BULK_CHANGE = 5_000  # more changes than this since the last look: drop the groups, reload lazily
+UNSAVED_MAX = 20_000  # vectors queued for the table at most (a cache: beyond it a later load recomputes)
+SAVE_WAIT_S = 2.0  # a save outside any transaction waits this long for the write lock, then keeps its queue
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -74,14 +85,49 @@ class VectorGroups:
     def __init__(self, model: str, dim: int) -> None:
         self.model = model
         self.dim = dim
-        self.lock = threading.RLock()
+        self.lock = OrderedLock("semantic dedup's vector groups", Level.GROUPS, reentrant=True)
         self.groups: dict[tuple[str, str], Group] = {}
+        self._unsaved: list[tuple[str, int, str, bytes]] = []  # (entity, id, fingerprint, vector) for the table
         # where each loaded row lives, to move it when an edit changes its text/kind/namespace
         self.where: dict[tuple[str, int], tuple[tuple[str, str], int]] = {}
         self.seq = -1
 
     def _save(self, store: Store, entity: str, rows: list[tuple[int, str, np.ndarray]]) -> None:
-        vector_rows.put(store, entity, self.model, [(i, fp, to_blob(v)) for i, fp, v in rows])
+        """Queue vectors for the table (called under the lock; :meth:`save` writes them)."""
+        if store.readonly:
+            return
+        room = UNSAVED_MAX - len(self._unsaved)
+        self._unsaved.extend((entity, i, fp, to_blob(v)) for i, fp, v in rows[:max(0, room)])
+
+    def save(self, store: Store) -> int:
+        """Write the vectors computed under the lock to the ``embeddings`` table; returns how
+        many. Called without the lock (or any in-process lock): inside a write transaction it
+        joins it, else it waits at most :data:`SAVE_WAIT_S` for the write lock and, when the
+        database stays busy, keeps them for the next call."""
+        with self.lock:
+            queued, self._unsaved = self._unsaved, []
+        if not queued:
+            return 0
+        try:
+            with store.waits_at_most(SAVE_WAIT_S), store.transaction():
+                for entity in vector_rows.ENTITIES:
+                    vector_rows.put(store, entity, self.model,
+                                    [(i, fp, blob) for e, i, fp, blob in queued if e == entity])
+        except (DatabaseBusyError, ReadOnlyDatabaseError) as exc:  # they are a cache: kept for later
+            log.info("vectors of semantic dedup not stored yet (%s)", exc)
+            with self.lock:
+                self._unsaved[:0] = queued[: max(0, UNSAVED_MAX - len(self._unsaved))]
+            return 0
+        return len(queued)
+
+    def stale_texts(self, store: Store, namespace: str, kind: str) -> list[str]:
+        """The texts loading the group of (namespace, kind) would embed (none once it is
+        loaded): embedded before the lock is taken, the load under it is a lookup."""
+        with self.lock:
+            if (namespace, kind) in self.groups:
+                return []
+        return [text for entity in vector_rows.ENTITIES
+                for text in vector_rows.stale_group_texts(store, entity, namespace, kind, self.model)]
 
     def _reset(self) -> None:
         self.groups.clear()

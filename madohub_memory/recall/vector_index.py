@@ -18,12 +18,12 @@ pruned past us, a replaced file, or a bulk change reloads (and, when big, rewrit
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from madohub_memory.core.lock_order import Level, OrderedLock
 from madohub_memory.recall import vector_file
 from madohub_memory.recall.embeddings import Embedder, from_blob, to_blob
 from madohub_memory.recall.vector_file import VectorFile
@@ -47,7 +47,7 @@ class VectorIndex:
     def __init__(self, model: str, dim: int) -> None:
         self.model = model
         self.dim = dim
-        self.lock = threading.RLock()
+        self.lock = OrderedLock("recall's vector index", Level.INDEX, reentrant=True)
         self.seq = -1
         self.file_min = FILE_MIN
         self.namespaces: dict[str, int] = {}

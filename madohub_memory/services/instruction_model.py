@@ -32,11 +32,12 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from madohub_memory.core.lock_order import Level, OrderedLock
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -52,7 +53,7 @@ MAX_SENTENCES = 12
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+")
 _CACHE_SIZE = 4096
 _cache: OrderedDict[str, tuple[float, bool]] = OrderedDict()  # sentence -> (score, a strong cue fired)
-_lock = threading.Lock()
+_lock = OrderedLock("the instruction model's sentence cache", Level.LEAF)
 
 
 MODEL_FILE = "instruction_model.json"

@@ -20,7 +20,6 @@ from __future__ import annotations
 import atexit
 import logging
 import re
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from madohub_memory.core.errors import DatabaseBusyError, ValidationError
+from madohub_memory.core.lock_order import Level, OrderedLock
 from madohub_memory.core.text import estimate_tokens
 from madohub_memory.core.vocab import validate_namespace
 from madohub_memory.recall import ranking, temporal
@@ -372,7 +372,7 @@ class HitCount:
 
 
 _COUNTER: ThreadPoolExecutor | None = None
-_COUNTER_LOCK = threading.Lock()
+_COUNTER_LOCK = OrderedLock("the hit counter's thread", Level.LEAF)
 
 
 def count_in_background(svc: Services) -> None:

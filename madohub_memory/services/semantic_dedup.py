@@ -110,8 +110,9 @@ def match(store: Store, cache: VectorCache, content: str, namespace: str, kind: 
     """The best equivalent of ``content`` in its namespace and kind: an active memory first,
     else a candidate; ``None`` below ``threshold`` or when the lexical guard objects."""
     groups = cache.groups
+    vector = cache.embed([content])[0]
+    cache.prefetch(groups.stale_texts(store, namespace, kind))  # a group's first load: embedded unlocked
     with groups.lock:
-        vector = cache.embed([content])[0]
         groups.follow(store, cache.embed)
         group = groups.group(store, cache.embed, namespace, kind)
         best: dict[str, tuple[float, dict[str, Any]]] = {}
@@ -127,6 +128,7 @@ def match(store: Store, cache: VectorCache, content: str, namespace: str, kind: 
             best[entity] = (row["_score"], row)
             if len(best) == len(vector_rows.ENTITIES):
                 break
+    groups.save(store)  # what the lock computed, written once it is released (core/lock_order.py)
     if "memory" in best:
         return Equivalent(memory=memory_rows.get_row(store, best["memory"][1]["id"]))
     if "candidate" in best:
@@ -173,11 +175,16 @@ def preload(svc: Services, contents: list[str], groups: set[tuple[str, str]]) ->
     cache = _cache(svc)
     if cache is None:
         return
+    stale = [text for namespace, kind in sorted(groups) for text in cache.groups.stale_texts(svc.store, namespace, kind)]
+    cache.prefetch(stale)  # the model runs before the lock is taken (the batch's own texts last: kept longest)
     cache.prefetch(contents)
     with cache.groups.lock:
         cache.groups.follow(svc.store, cache.embed)
         for namespace, kind in sorted(groups):
             cache.groups.group(svc.store, cache.embed, namespace, kind)
+    # the vectors the loads computed go to the table only now: a drain holding the write lock
+    # may be waiting for the groups' lock (issue 33; core/lock_order.py)
+    cache.groups.save(svc.store)
 
 
 def primer(svc: Services) -> Callable[[list[str]], int] | None:

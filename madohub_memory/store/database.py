@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from madohub_memory.core import lock_order
 from madohub_memory.core.errors import (
     DamagedDatabaseError,
     ForeignDatabaseError,
@@ -18,6 +19,7 @@ from madohub_memory.core.errors import (
     StorageError,
     UserError,
 )
+from madohub_memory.core.lock_order import Level
 from madohub_memory.store import errors as db_errors
 from madohub_memory.store import open_checks
 from madohub_memory.store.files import create_private, ensure_private_dir, tighten
@@ -382,9 +384,13 @@ class Store:
                 raise db_errors.read_only(self.path)
             self.check_file()
             limit = busy_give_up_s() if wait_s is None else min(wait_s, busy_give_up_s())
+            # never waited for while this thread holds an in-process lock (core/lock_order.py)
+            lock_order.waiting_for(Level.WRITE, "the database write lock", self)
             self._begin(limit if self._wait_cap is None else min(limit, self._wait_cap))
             self._depth = 1
             began = time.monotonic()
+            if lock_order.CHECK:
+                lock_order.note_taken(Level.WRITE, "the database write lock", self)
             try:
                 yield self.conn
             except BaseException as exc:
@@ -396,6 +402,8 @@ class Store:
             else:
                 self._commit()
             finally:
+                if lock_order.CHECK:
+                    lock_order.note_released(self)
                 self._depth = 0
                 self._after_transaction()
                 self._last_end = time.monotonic()

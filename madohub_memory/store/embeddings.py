@@ -127,6 +127,21 @@ def group_rows(store: Store, entity: str, namespace: str, kind: str, model: str)
     return [dict(r) for r in rows]
 
 
+def stale_group_texts(store: Store, entity: str, namespace: str, kind: str, model: str) -> list[str]:
+    """The texts of the rows of one (namespace, kind) that :func:`group_rows` would return
+    without a current vector (none stored, or one of an older text): what loading the group
+    embeds."""
+    active = " AND t.status = 'active'" if entity == "memory" else ""
+    rows = store.query(
+        f"SELECT t.content FROM {_table(entity)} t"
+        " LEFT JOIN embeddings e ON e.entity = ? AND e.entity_id = t.id AND e.model = ?"
+        "  AND e.fingerprint = t.fingerprint"
+        f" WHERE t.namespace = ? AND t.kind = ?{active} AND e.entity_id IS NULL ORDER BY t.id",
+        (entity, model, namespace, kind),
+    )
+    return [str(r[0]) for r in rows]
+
+
 # -- active memories (recall) ---------------------------------------------------------
 
 _MISSING = (

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 from typing import Any
 
 from madohub_memory.core.cjk import CJK_RANGES, CJK_RUN
+from madohub_memory.core.lock_order import Level, OrderedLock
 
 _CJK_RUN = CJK_RUN
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -48,7 +48,7 @@ def register_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("mh_fts_text", 1, fts_text, deterministic=True)
 
 
-_jieba_lock = threading.Lock()
+_jieba_lock = OrderedLock("loading jieba", Level.LEAF)
 _jieba: Any = None
 
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 import time
 import urllib.parse
 from pathlib import Path
 
 from madohub_memory.core.errors import ForeignDatabaseError, StorageError
+from madohub_memory.core.lock_order import Level, OrderedLock
 from madohub_memory.store import errors as db_errors
 from madohub_memory.store.files import FILE_MODE
 
@@ -33,7 +33,7 @@ _WAL_DMS_BYTE = 128  # SQLite's "dead man switch" lock byte in the -shm file (un
 _OUR_TABLES = {"schema_migrations", "candidates"}
 
 _open_here: dict[str, int] = {}
-_open_lock = threading.Lock()
+_open_lock = OrderedLock("the registry of open files", Level.LEAF)
 
 
 def _key(path: Path) -> str:
