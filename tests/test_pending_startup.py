@@ -60,6 +60,7 @@ ALLOWED = {
     "madohub_memory.store.opening", "madohub_memory.core.locations",  # a file or a server address?
     # the connection's write guard and its column lists (the scanner itself loads only on a write)
     "madohub_memory.store.write_guard", "madohub_memory.store.free_text",
+    "madohub_memory.core.lock_order",  # the store's place in the lock order (stdlib only)
 }
 
 

@@ -211,6 +211,15 @@ class WorkingMemoryService:
         # Matching the summary against known candidates may load the embedding model:
         # done before the write lock is taken.
         prepared = self.svc.review.prepare(CandidateDraft(content, kind, ws, source=source, confidence=0.8))
+        if prepared.target is not None and prepared.target is not self.svc:
+            # the summary goes to the store this workspace is mapped to: written there first,
+            # in its own transaction, never while this store's write lock is held (two write
+            # locks at once is the wait core/lock_order.py rules out)
+            result = self.svc.review.commit(prepared)
+            with store.transaction():
+                rows.set_task(store, ws, None, self.svc.clock.now_iso())
+                rows.clear_task_items(store, ws)
+            return result
         with store.transaction():
             result = self.svc.review.commit(prepared)
             rows.set_task(store, ws, None, self.svc.clock.now_iso())
